@@ -1,0 +1,1 @@
+"""Middle-layer policies: one protocol, heuristic and endpoint implementations."""

@@ -1,0 +1,58 @@
+"""Middle interface card and user turn: WebRider Appendix H, Figure 8 and Table 43 (Exec/MidSFT mask).
+
+One renderer serves the endpoint middle at run time and the SFT exporter at training
+time, so a learned middle is trained on exactly the text it will be served.
+"""
+
+from __future__ import annotations
+
+from agent_runtime.contracts.observation import ElementLabel
+from agent_runtime.middle.base import MiddleInput
+
+MAX_LABELS = 60
+MAX_LABEL_TEXT = 60
+
+MIDDLE_SYSTEM_PROMPT = (
+    "You are the middle layer of a web agent. Given the top layer's command, the screenshot "
+    "with numbered element labels and the recent history, output exactly one JSON Action AST: "
+    '{"action": ACTION, "fallback": FALLBACK}. ACTION is one of '
+    '{"type":"click","target":N}, {"type":"type","target":N,"text":"...","submit":false}, '
+    '{"type":"scroll","target":"window"|N,"direction":"up"|"down"}, {"type":"search","query":"..."}, '
+    '{"type":"maps","query":"...","location":"..."|null}, {"type":"back","reason":R}, '
+    '{"type":"wait","reason":R,"seconds":S}. FALLBACK is a scroll, search, maps, back or wait '
+    "action that is safe if the target is gone. Targets are visible integer labels. Never "
+    "answer, ask or stop: the top layer decides that."
+)
+
+
+def _label_line(el: ElementLabel) -> str:
+    text = " ".join(el.text.split())[:MAX_LABEL_TEXT]
+    extra = ""
+    if el.input_type:
+        extra += f" type={el.input_type}"
+    if el.checked is not None:
+        extra += " checked" if el.checked else " unchecked"
+    if el.value:
+        extra += f" value={el.value[:30]!r}"
+    return f"[{el.label}] {el.role}{extra} {text!r}"
+
+
+def render_middle_user_text(inp: MiddleInput) -> str:
+    """The text part of the user turn (the screenshot travels as a separate image part)."""
+    top = inp.top
+    lines = [f"Command: {top.command or top.intention}"]
+    if top.intention and top.intention != top.command:
+        lines.append(f"Intention: {top.intention}")
+    if inp.persona:
+        lines.append(f"Persona: {inp.persona} ({inp.persona_criterion})" if inp.persona_criterion else f"Persona: {inp.persona}")
+    if inp.protected_constraints:
+        lines.append("Protected constraints: " + "; ".join(inp.protected_constraints))
+    obs = inp.observation
+    lines.append(f"URL: {obs.url}")
+    if inp.history.actions:
+        lines.append("Recent actions: " + " | ".join(a.action for a in inp.history.actions))
+    if inp.history.failures:
+        lines.append("Recent failures: " + " | ".join(inp.history.failures))
+    lines.append("Labels:")
+    lines.extend(_label_line(el) for el in obs.labels[:MAX_LABELS])
+    return "\n".join(lines)

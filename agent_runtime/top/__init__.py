@@ -1,0 +1,1 @@
+"""Top layers: the rule top and the LLM top, both keeping the intent contract."""

@@ -1,0 +1,3 @@
+"""Pathwise: guarded web agents and exact planners, from rollouts to served students."""
+
+__version__ = "0.1.0"

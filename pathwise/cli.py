@@ -1,0 +1,40 @@
+"""The one `pathwise` command. Each package owns its sub-commands in its own `cli.py`;
+this file only mounts them, so `pathwise --help` stays fast (heavy imports live inside
+the commands)."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="pathwise",
+    help="Guarded web agents and exact planners: collect, export, train, serve, evaluate.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+# `pathwise bench ...` gathers the benchmark-style commands of several packages.
+bench_app = typer.Typer(help="Run a benchmark and print its table (or --json).", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+
+def _mount() -> None:
+    # Sub-apps register themselves here; keep one line per package.
+    from agent_runtime import cli as runtime_cli
+
+    runtime_cli.register(app, bench_app)
+    from planner import cli as planner_cli
+
+    planner_cli.register(app, bench_app)
+
+
+_mount()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

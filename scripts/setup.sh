@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Idempotent setup for a fresh Debian / Python 3.11 machine without a GPU (and for GPU nodes).
+#   - Debian's chromium when /usr/bin/chromium is missing (never `playwright install`)
+#   - .venv with a pinned torch that pip takes from this machine's disk, then the project
+#     with its [train,dev] extras and DeepSpeed built against that torch
+# Re-running it is cheap: it skips every step whose result is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  log "installing Debian chromium"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+PY="${PYTHON:-python3.11}"
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv with $($PY --version)"
+  "$PY" -m venv .venv
+fi
+PIP=".venv/bin/python -m pip"
+
+# Torch first and pinned: an unpinned torch (asked for by any later package) would pull a
+# multi-GB CUDA build from the index. x86_64 takes 2.14.1 + torchvision 0.29.1 from disk;
+# aarch64 has CPU wheels of 2.9.1 + 0.24.1.
+case "$(uname -m)" in
+  aarch64|arm64) TORCH="torch==2.9.1 torchvision==0.24.1" ;;
+  *) TORCH="torch==2.14.1 torchvision==0.29.1" ;;
+esac
+
+STAMP=.venv/.pathwise-setup
+WANT="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ "${PATHWISE_FORCE_SETUP:-0}" != 1 ]; then
+  log "environment up to date (.venv)"
+  exit 0
+fi
+
+log "installing pinned torch ($TORCH)"
+$PIP install -q --upgrade pip
+$PIP install -q $TORCH
+log "installing pathwise with [train,dev] extras"
+$PIP install -q -e ".[train,dev]" $TORCH
+if ! .venv/bin/python -c "import deepspeed" >/dev/null 2>&1; then
+  log "building DeepSpeed 0.19.8 against the installed torch"
+  $PIP install -q "deepspeed==0.19.8" --no-build-isolation
+fi
+echo "$WANT" > "$STAMP"
+log "done: .venv ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"
