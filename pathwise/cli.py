@@ -15,7 +15,9 @@ app = typer.Typer(
 )
 
 # `pathwise bench ...` gathers the benchmark-style commands of several packages.
-bench_app = typer.Typer(help="Run a benchmark and print its table (or --json).", no_args_is_help=True)
+bench_app = typer.Typer(
+    help="Run a benchmark and print its table (or --json).", no_args_is_help=True
+)
 app.add_typer(bench_app, name="bench")
 
 
@@ -27,6 +29,9 @@ def _mount() -> None:
     from planner import cli as planner_cli
 
     planner_cli.register(app, bench_app)
+    from data_export import cli as export_cli
+
+    export_cli.register(app, bench_app)
 
 
 _mount()

@@ -1,4 +1,4 @@
-"""Action AST grammar: WebRider Appendix H, Table 45 (legal actions), Table 46 (fallbacks), Figure 9.
+"""Action AST grammar: WebRider Appendix H, Tables 45-46 (actions, fallbacks) and Figure 9.
 
 The middle layer may emit exactly one of seven executable actions plus a safe fallback.
 Terminal labels (answer, ask, stop, blocked) are deliberately absent: finalization belongs
@@ -16,7 +16,9 @@ ACTION_TYPES: tuple[str, ...] = ("click", "type", "scroll", "search", "maps", "b
 TERMINAL_LABELS: tuple[str, ...] = ("answer", "ask", "stop", "blocked")
 
 # A recovery action must say why it recovers; the reasons are bounded (Table 45 "Recovery").
-RecoveryReason = Literal["loading", "stale_state", "access_interruption", "history", "dead_end", "loop"]
+RecoveryReason = Literal[
+    "loading", "stale_state", "access_interruption", "history", "dead_end", "loop"
+]
 
 _Strict = ConfigDict(extra="forbid", frozen=True)
 

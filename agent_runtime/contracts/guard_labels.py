@@ -1,4 +1,4 @@
-"""Guard labels: WebRider Appendix H, Tables 44-46 (compiler outcomes, fallbacks, access signals)."""
+"""Guard labels: WebRider Appendix H, Tables 44-46 (compiler outcomes, fallbacks, access)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,9 @@ class RecentHistory(BaseModel):
     def push(self, item: RecentAction, failure: str | None = None) -> RecentHistory:
         """Return a new history with `item` appended and every window re-bounded."""
         failures = [*self.failures, failure] if failure else list(self.failures)
-        hashes = [*self.state_hashes, item.state_hash] if item.state_hash else list(self.state_hashes)
+        hashes = (
+            [*self.state_hashes, item.state_hash] if item.state_hash else list(self.state_hashes)
+        )
         return RecentHistory(
             actions=[*self.actions, item][-MAX_RECENT_ACTIONS:],
             failures=failures[-MAX_RECENT_FAILURES:],

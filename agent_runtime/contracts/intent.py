@@ -23,8 +23,14 @@ class Inspect(BaseModel):
     """How a hard constraint is checked on what the browser showed (makes it inspectable)."""
 
     model_config = _Frozen
-    kind: Literal["page_text_contains", "url_contains", "answer_field_equals", "answer_field_max",
-                  "answer_field_min", "env_reward"]
+    kind: Literal[
+        "page_text_contains",
+        "url_contains",
+        "answer_field_equals",
+        "answer_field_max",
+        "answer_field_min",
+        "env_reward",
+    ]
     field: str | None = None
     value: str | float | None = None
 
@@ -56,7 +62,9 @@ class EnvSpec(BaseModel):
     task: str | None = None
     seed: int | None = None
     start_url: str | None = None
-    site: str | None = Field(default=None, description="Site key for one-rollout-per-site scheduling.")
+    site: str | None = Field(
+        default=None, description="Site key for one-rollout-per-site scheduling."
+    )
 
     def site_key(self) -> str:
         if self.site:
@@ -132,7 +140,9 @@ def load_contracts(path: str | Path) -> list[IntentContract]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as e:
-            raise ContractFileError(f"{path}:{lineno}: not valid JSON: {e.msg} (column {e.colno})") from e
+            raise ContractFileError(
+                f"{path}:{lineno}: not valid JSON: {e.msg} (column {e.colno})"
+            ) from e
         try:
             contract = IntentContract.model_validate(data)
         except ValidationError as e:

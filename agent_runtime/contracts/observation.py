@@ -1,4 +1,4 @@
-"""Executor observation: WebRider Appendix H, Table 42 (executor row) and Table 60 (observation group)."""
+"""Executor observation: WebRider Appendix H, Table 42 (executor) and Table 60 (observation)."""
 
 from __future__ import annotations
 

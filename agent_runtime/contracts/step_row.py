@@ -69,7 +69,9 @@ class StepRow(BaseModel):
     contract: ContractRef
     top: TopState
     observation: Observation
-    history: RecentHistory = Field(default_factory=RecentHistory, description="What the middle saw.")
+    history: RecentHistory = Field(
+        default_factory=RecentHistory, description="What the middle saw."
+    )
     middle_policy: str = ""
     middle_raw: str | None = None
     middle_confidence: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -111,7 +113,14 @@ class RolloutOutcome(BaseModel):
     reward: float | None = None
     raw_reward: float | None = None
     terminal: Literal[
-        "answer", "ask", "stop", "block", "env_done", "step_cap", "timeout", "runtime_failure",
+        "answer",
+        "ask",
+        "stop",
+        "block",
+        "env_done",
+        "step_cap",
+        "timeout",
+        "runtime_failure",
         "access_failure",
     ] = "env_done"
     gates: Gates | None = None

@@ -1,4 +1,4 @@
-"""Middle interface card and user turn: WebRider Appendix H, Figure 8 and Table 43 (Exec/MidSFT mask).
+"""Middle interface card and user turn: WebRider Appendix H, Figure 8 and Table 43 (MidSFT mask).
 
 One renderer serves the endpoint middle at run time and the SFT exporter at training
 time, so a learned middle is trained on exactly the text it will be served.
@@ -17,7 +17,8 @@ MIDDLE_SYSTEM_PROMPT = (
     "with numbered element labels and the recent history, output exactly one JSON Action AST: "
     '{"action": ACTION, "fallback": FALLBACK}. ACTION is one of '
     '{"type":"click","target":N}, {"type":"type","target":N,"text":"...","submit":false}, '
-    '{"type":"scroll","target":"window"|N,"direction":"up"|"down"}, {"type":"search","query":"..."}, '
+    '{"type":"scroll","target":"window"|N,"direction":"up"|"down"}, '
+    '{"type":"search","query":"..."}, '
     '{"type":"maps","query":"...","location":"..."|null}, {"type":"back","reason":R}, '
     '{"type":"wait","reason":R,"seconds":S}. FALLBACK is a scroll, search, maps, back or wait '
     "action that is safe if the target is gone. Targets are visible integer labels. Never "
@@ -44,7 +45,11 @@ def render_middle_user_text(inp: MiddleInput) -> str:
     if top.intention and top.intention != top.command:
         lines.append(f"Intention: {top.intention}")
     if inp.persona:
-        lines.append(f"Persona: {inp.persona} ({inp.persona_criterion})" if inp.persona_criterion else f"Persona: {inp.persona}")
+        lines.append(
+            f"Persona: {inp.persona} ({inp.persona_criterion})"
+            if inp.persona_criterion
+            else f"Persona: {inp.persona}"
+        )
     if inp.protected_constraints:
         lines.append("Protected constraints: " + "; ".join(inp.protected_constraints))
     obs = inp.observation

@@ -49,10 +49,22 @@ def test_decoding_schema_has_exactly_the_seven_actions_and_no_terminal():
 @pytest.mark.parametrize(
     "doc",
     [
-        {"action": {"type": "click", "target": 3}, "fallback": {"type": "scroll", "target": "window", "direction": "down"}},
-        {"action": {"type": "type", "target": 1, "text": "hi", "submit": True}, "fallback": {"type": "wait", "reason": "loading", "seconds": 1.0}},
-        {"action": {"type": "maps", "query": "cafe", "location": "Oslo"}, "fallback": {"type": "search", "query": "cafe Oslo"}},
-        {"action": {"type": "back", "reason": "dead_end"}, "fallback": {"type": "wait", "reason": "stale_state", "seconds": 0.5}},
+        {
+            "action": {"type": "click", "target": 3},
+            "fallback": {"type": "scroll", "target": "window", "direction": "down"},
+        },
+        {
+            "action": {"type": "type", "target": 1, "text": "hi", "submit": True},
+            "fallback": {"type": "wait", "reason": "loading", "seconds": 1.0},
+        },
+        {
+            "action": {"type": "maps", "query": "cafe", "location": "Oslo"},
+            "fallback": {"type": "search", "query": "cafe Oslo"},
+        },
+        {
+            "action": {"type": "back", "reason": "dead_end"},
+            "fallback": {"type": "wait", "reason": "stale_state", "seconds": 0.5},
+        },
     ],
 )
 def test_action_ast_round_trip(doc):
@@ -106,7 +118,9 @@ def test_audit_names_each_failure():
             "request": "As a deal hunter, find the button",
             "evidence_obligations": [],
             "hard_constraints": [HardConstraint(id="h", text="cheap")],
-            "persona": PersonaPolicy(name="flat", axes=dict.fromkeys(PERSONA_AXES, 0.5), criterion="none"),
+            "persona": PersonaPolicy(
+                name="flat", axes=dict.fromkeys(PERSONA_AXES, 0.5), criterion="none"
+            ),
         }
     )
     assert set(audit_contract(bad)) == {

@@ -1,0 +1,146 @@
+"""`pathwise run`, `pathwise contracts ...` and `pathwise schemas export`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+contracts_app = typer.Typer(
+    help="Make and audit intent-contract files (JSONL).", no_args_is_help=True
+)
+schemas_app = typer.Typer(
+    help="Export the versioned JSON Schemas of every contract.", no_args_is_help=True
+)
+
+
+def run(
+    contracts: Annotated[
+        Path, typer.Option(help="Contract file (JSONL, one IntentContract per line).")
+    ],
+    out: Annotated[Path, typer.Option(help="Run folder; rerunning the same command resumes it.")],
+    policy: Annotated[
+        str, typer.Option(help="teacher (rule top + heuristic middle) or endpoint.")
+    ] = "teacher",
+    endpoint: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible base URL for --policy endpoint.")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Served model (or LoRA adapter) name.")] = None,
+    vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
+    top: Annotated[
+        str, typer.Option(help="rule, or llm (PATHWISE_TOP_BASE_URL/MODEL/API_KEY).")
+    ] = "rule",
+    workers: Annotated[
+        int, typer.Option(min=1, help="Parallel browsers; one active rollout per site.")
+    ] = 1,
+    shard: Annotated[
+        str | None, typer.Option(help="i/n: run only this shard of the contract file.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Scheduling seed (Table 22).")] = 20260612,
+    step_cap: Annotated[
+        int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")
+    ] = 20,
+    timeout: Annotated[float, typer.Option(help="Seconds per rollout (Table 19).")] = 900.0,
+    retries: Annotated[int, typer.Option(min=0, help="Retries after a runtime failure.")] = 1,
+    screenshots: Annotated[bool, typer.Option(help="Write a labeled PNG per step.")] = True,
+) -> None:
+    """Run contracts through the guarded hierarchy in headless Chromium and write step-row traces.
+
+    Traces are append-only JSONL under OUT/traces/, screenshots under OUT/screenshots/,
+    browser events under OUT/events/. A killed run loses nothing already written; the
+    same command resumes it and skips finished rollouts.
+    """
+    from agent_runtime.contracts.intent import ContractFileError, load_contracts
+    from agent_runtime.runner.batch import RunDirError, run_batch
+    from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
+    from agent_runtime.runner.factories import resources_for
+    from agent_runtime.runner.report import print_outcome_table
+
+    try:
+        items = load_contracts(contracts)
+    except ContractFileError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    if policy not in ("teacher", "endpoint"):
+        raise typer.BadParameter("--policy must be teacher or endpoint")
+    if policy == "endpoint" and not (endpoint and model):
+        raise typer.BadParameter("--policy endpoint needs --endpoint and --model")
+    cfg = RunConfig(
+        step_cap=step_cap,
+        timeout_s=timeout,
+        retries=retries,
+        workers=workers,
+        seed=seed,
+        shard=shard,
+        screenshots=screenshots,
+        top=TopSpec(kind="llm" if top == "llm" else "rule"),
+        middle=MiddleSpec(
+            kind="heuristic" if policy == "teacher" else "endpoint",
+            endpoint=endpoint,
+            model=model,
+            vision=vision,
+        ),
+    )
+    try:
+        run_batch(items, out, cfg, resources=resources_for(cfg, items))
+    except (RunDirError, ValueError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    print_outcome_table(out)
+
+
+@contracts_app.command("miniwob")
+def contracts_miniwob(
+    tasks: Annotated[str, typer.Option(help="Comma-separated MiniWoB++ task names.")],
+    seeds: Annotated[str, typer.Option(help="Seeds, e.g. 100-119 or 1,2,3.")],
+    out: Annotated[Path, typer.Option(help="Contract file to create (never overwritten).")],
+) -> None:
+    """Write one intent contract per (task, seed)."""
+    from agent_runtime.envs.miniwob_contracts import miniwob_contracts, parse_seeds, write_contracts
+
+    try:
+        n = write_contracts(miniwob_contracts(tasks.split(","), parse_seeds(seeds)), out)
+    except FileExistsError:
+        typer.echo(f"error: {out} exists; contract files are never overwritten", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"wrote {n} contracts to {out}")
+
+
+@contracts_app.command("audit")
+def contracts_audit(file: Annotated[Path, typer.Argument(help="Contract file (JSONL).")]) -> None:
+    """Table 10 audit: print each contract's named failures; exit 1 if any fails."""
+    from agent_runtime.contracts.audit import audit_contract
+    from agent_runtime.contracts.intent import ContractFileError, load_contracts
+
+    try:
+        items = load_contracts(file)
+    except ContractFileError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    failed = 0
+    for c in items:
+        failures = audit_contract(c)
+        if failures:
+            failed += 1
+            typer.echo(f"{c.contract_id}: " + ", ".join(f.value for f in failures))
+    typer.echo(f"{len(items) - failed}/{len(items)} contracts pass the audit")
+    if failed:
+        raise typer.Exit(1)
+
+
+@schemas_app.command("export")
+def schemas_export(
+    out: Annotated[Path, typer.Argument(help="Folder for *.schema.json files.")],
+) -> None:
+    """Write every contract's JSON Schema (versioned) to OUT."""
+    from agent_runtime.contracts.schemas import export_schemas
+
+    for p in export_schemas(out):
+        typer.echo(str(p))
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.command("run")(run)
+    app.add_typer(contracts_app, name="contracts")
+    app.add_typer(schemas_app, name="schemas")

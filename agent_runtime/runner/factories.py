@@ -1,0 +1,134 @@
+"""Per-worker resources: one browser, the environment episodes and fresh top/middle layers."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from agent_runtime.contracts.actions import ActionAST
+from agent_runtime.contracts.intent import IntentContract
+from agent_runtime.contracts.observation import Observation
+from agent_runtime.envs.base import TaskStatus, WebTask
+from agent_runtime.middle.base import MiddlePolicy
+from agent_runtime.runner.config import RunConfig
+from agent_runtime.runner.episode import Episode, StepResult
+from agent_runtime.top.base import TopLayer
+
+
+class BrowserEpisode:
+    """A WebTask on a live page, seen through the Executor (labels, screenshots, events)."""
+
+    def __init__(self, page: Any, task: WebTask, seed: int) -> None:
+        from agent_runtime.browser.executor import Executor
+
+        self.page, self.task, self.seed = page, task, seed
+        self.executor = Executor(page, async_screenshots=False)
+
+    def reset(self) -> str:
+        goal = self.task.setup(self.page, self.seed).goal
+        self.executor.events.drain()  # the reset's own navigation is not a user event
+        return goal
+
+    def observe(self, screenshot: Path | None) -> tuple[Observation, bytes | None]:
+        obs = self.executor.observe(screenshot)
+        png = screenshot.read_bytes() if screenshot is not None and screenshot.exists() else None
+        return obs, png
+
+    def execute(self, ast: ActionAST) -> StepResult:
+        r = self.executor.execute(ast)
+        return StepResult(executed=r.executed, ok=r.ok, error=r.error or r.primary_error)
+
+    def status(self) -> TaskStatus:
+        return self.task.validate(self.page)
+
+    def drain_events(self) -> list[dict[str, Any]]:
+        return [e.model_dump(mode="json") for e in self.executor.events.drain()]
+
+    def close(self) -> None:
+        self.task.teardown(self.page)
+        self.executor.close()
+
+
+def make_task(contract: IntentContract) -> WebTask:
+    env = contract.env
+    if env.kind == "miniwob":
+        from agent_runtime.envs.miniwob import MiniWoBTask
+
+        if not env.task:
+            raise ValueError(f"contract {contract.contract_id}: env.task is required for miniwob")
+        return MiniWoBTask(env.task)
+    raise NotImplementedError(
+        f"contract {contract.contract_id}: env kind {env.kind!r} has no runner task yet "
+        "(MiniWoB++ is the environment this release drives end to end)"
+    )
+
+
+def make_layers(cfg: RunConfig) -> tuple[TopLayer, MiddlePolicy]:
+    if cfg.top.kind == "llm":
+        from agent_runtime.top.llm_top import LLMTop
+
+        top: TopLayer = LLMTop.from_env()
+    else:
+        from agent_runtime.top.rule_top import RuleTop
+
+        top = RuleTop()
+    if cfg.middle.kind == "endpoint":
+        from agent_runtime.middle.endpoint import EndpointMiddle
+
+        assert cfg.middle.endpoint and cfg.middle.model
+        middle: MiddlePolicy = EndpointMiddle(
+            base_url=cfg.middle.endpoint,
+            model=cfg.middle.model,
+            vision=cfg.middle.vision,
+            temperature=cfg.middle.temperature,
+        )
+    else:
+        from agent_runtime.middle.heuristic import HeuristicMiddle
+
+        middle = HeuristicMiddle()
+    return top, middle
+
+
+class WorkerResources:
+    """Owns one headless Chromium for a worker thread; `recover()` restarts it after a crash."""
+
+    def __init__(self, cfg: RunConfig) -> None:
+        self.cfg = cfg
+        self._session: Any = None
+
+    def __enter__(self) -> WorkerResources:
+        self._start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._session is not None:
+            self._session.close()
+
+    def _start(self) -> None:
+        from agent_runtime.browser.launch import BrowserSession
+
+        self._session = BrowserSession().__enter__()
+        self._session.context.set_default_timeout(15_000)
+
+    def recover(self) -> None:
+        with contextlib.suppress(Exception):
+            self._session.close()
+        self._start()
+
+    def make_episode(self, contract: IntentContract) -> Episode:
+        page = self._session.page
+        if page.is_closed():
+            self.recover()
+            page = self._session.page
+        return BrowserEpisode(page, make_task(contract), contract.env.seed or 0)
+
+    def layers(self) -> tuple[TopLayer, MiddlePolicy]:
+        return make_layers(self.cfg)
+
+
+def resources_for(cfg: RunConfig, contracts: list[IntentContract]) -> Callable[[], WorkerResources]:
+    for c in contracts:
+        make_task(c)  # fail before launching any browser if a contract cannot run
+    return lambda: WorkerResources(cfg)
