@@ -1,0 +1,84 @@
+"""`pathwise guards check`, debugging a middle model: WebRider Appendix H, Tables 44-46."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+guards_app = typer.Typer(help="Guard compiler tools (WebRider Tables 44-46).", no_args_is_help=True)
+
+
+def _load_model(path: Path, model: Any, what: str) -> Any:
+    """Read and validate one JSON file; any problem exits 2 naming the file and field."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        _fail(f"{path}: cannot read {what} file: {e.strerror or e}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        _fail(f"{path}: line {e.lineno} column {e.colno}: invalid JSON: {e.msg}")
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        _fail(f"{path}: invalid {what}: field '{field}': {first['msg']}{more}")
+
+
+def _fail(message: str) -> Any:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+@guards_app.command("check")
+def check(
+    observation: Path = typer.Option(..., "--observation", help="Observation JSON file."),
+    history: Path | None = typer.Option(None, "--history", help="RecentHistory JSON file."),
+    geographic: bool = typer.Option(False, "--geographic", help="Allow maps (place tasks)."),
+) -> None:
+    """Compile raw middle outputs from stdin (one JSON string literal per line).
+
+    Prints one JSON line per input: action, fallback, labels, rejection, detail.
+    A line that is not a JSON string literal is compiled as raw text and labeled
+    `input:raw_text`.
+    """
+    from agent_runtime.contracts.history import RecentHistory
+    from agent_runtime.contracts.observation import Observation
+    from agent_runtime.guards.compiler import compile_action
+
+    obs = _load_model(observation, Observation, "observation")
+    if not obs.state_hash:
+        obs = obs.with_state_hash()
+    hist = _load_model(history, RecentHistory, "history") if history else RecentHistory()
+    out = sys.stdout
+    for line in sys.stdin:
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        raw: str
+        raw_text = False
+        try:
+            decoded = json.loads(line)
+        except (ValueError, RecursionError):
+            decoded = None
+        if isinstance(decoded, str):
+            raw = decoded
+        else:
+            raw, raw_text = line, True
+        row = compile_action(raw, obs, hist, geographic=geographic).to_line()
+        if raw_text:
+            row["labels"].append("input:raw_text")
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.add_typer(guards_app, name="guards")

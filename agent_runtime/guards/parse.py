@@ -1,0 +1,72 @@
+"""Raw text to one JSON object, with the code-fence and prose repairs: WebRider Table 45."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from agent_runtime.contracts.guard_labels import RejectReason, RepairKind
+from agent_runtime.guards.errors import Rejected
+
+_DECODER = json.JSONDecoder()
+# Opening fence with an optional language tag; the closing fence may be missing when the
+# model was cut off by max_tokens, so the body runs to the end of the text in that case.
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON|json5|javascript|js)?[ \t]*\r?\n?(.*?)(?:```|\Z)", re.S)
+# Bounds the object search in prose so a pathological reply cannot cost milliseconds.
+MAX_BRACE_PROBES = 16
+MAX_RAW_CHARS = 20_000
+
+
+def _first_object(text: str) -> tuple[Any, int, int] | None:
+    """First decodable JSON object in `text`: (value, start, end), or None."""
+    pos = text.find("{")
+    probes = 0
+    while pos != -1 and probes < MAX_BRACE_PROBES:
+        probes += 1
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+        except (ValueError, RecursionError):
+            pos = text.find("{", pos + 1)
+            continue
+        if isinstance(value, dict):
+            return value, pos, end
+        pos = text.find("{", end)
+    return None
+
+
+def extract_object(raw: str) -> tuple[Any, list[RepairKind]]:
+    """Decode one JSON value from a raw middle output; list the repairs used to reach it.
+
+    Raises Rejected(UNPARSEABLE) when no JSON is found or when prose holds two objects
+    (choosing one would be a guess, and guesses are not listed repairs).
+    """
+    if not isinstance(raw, str):
+        raise Rejected(RejectReason.NOT_AN_OBJECT, f"raw output is {type(raw).__name__}, not text")
+    if len(raw) > MAX_RAW_CHARS:
+        raise Rejected(RejectReason.UNPARSEABLE, f"raw output longer than {MAX_RAW_CHARS} chars")
+    text = raw.strip()
+    repairs: list[RepairKind] = []
+    if not text:
+        raise Rejected(RejectReason.UNPARSEABLE, "empty output")
+    if "```" in text:
+        m = _FENCE.search(text)
+        if m is not None:
+            repairs.append(RepairKind.CODE_FENCE)
+            if text[: m.start()].strip() or text[m.end() :].strip():
+                repairs.append(RepairKind.SURROUNDING_PROSE)
+            text = m.group(1).strip()
+    # Fast path: the whole text is JSON (the common, well-behaved case).
+    try:
+        return json.loads(text), repairs
+    except (ValueError, RecursionError):
+        pass
+    found = _first_object(text)
+    if found is None:
+        raise Rejected(RejectReason.UNPARSEABLE, "no JSON object in output")
+    value, _start, end = found
+    if _first_object(text[end:]) is not None:
+        raise Rejected(RejectReason.UNPARSEABLE, "more than one JSON object in output")
+    if RepairKind.SURROUNDING_PROSE not in repairs:
+        repairs.append(RepairKind.SURROUNDING_PROSE)
+    return value, repairs
