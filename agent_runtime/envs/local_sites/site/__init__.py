@@ -1,0 +1,1 @@
+"""Fixture pages (package data)."""

@@ -1,0 +1,52 @@
+"""Demo settings, read from a YAML recipe so no number hides in code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+RECIPES = Path(__file__).parent / "recipes"
+
+
+class StudentSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    base_recipe: str | None = Field(
+        default=None, description="Recipe of the base stage (only when the base is random)."
+    )
+    synthetic_examples: int = Field(default=0, ge=0)
+    adapter_recipe: str = Field(description="The LoRA recipe: the same path the 8B recipe uses.")
+    text_only: bool = True
+    max_steps_base: int | None = None
+    max_steps_adapter: int | None = None
+
+
+class DemoConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    tasks: list[str] = Field(min_length=1)
+    train_seeds: str
+    heldout_seeds: str
+    workers: int = Field(default=1, ge=1)
+    eval_fraction: float = Field(default=0.08, gt=0, lt=1)
+    split_seed: int = 20260606
+    student: StudentSpec | None = None
+    max_model_len: int = 2048
+    serve_timeout_s: float = 300.0
+
+
+def load_demo_config(name_or_path: str) -> DemoConfig:
+    path = Path(name_or_path)
+    if not path.exists():
+        path = RECIPES / f"{name_or_path}.yaml"
+    if not path.exists():
+        known = sorted(p.stem for p in RECIPES.glob("*.yaml"))
+        raise FileNotFoundError(f"no demo recipe {name_or_path!r}; known: {known}")
+    try:
+        data = yaml.safe_load(path.read_text())
+        return DemoConfig.model_validate(data)
+    except ValidationError as e:
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        raise ValueError(f"{path}: field '{field}': {err['msg']}") from e
