@@ -22,20 +22,20 @@ app.add_typer(bench_app, name="bench")
 
 
 def _mount() -> None:
-    # Sub-apps register themselves here; keep one line per package.
+    # Each package owns its sub-commands; the imports stay inside so a broken optional
+    # package cannot hide the others' --help.
     from agent_runtime import cli as runtime_cli
+    from data_export import cli as export_cli
+    from evals import cli as evals_cli
+    from pathwise.demo import cli as demo_cli
+    from planner import cli as planner_cli
+    from serving import cli as serving_cli
 
     runtime_cli.register(app, bench_app)
-    from planner import cli as planner_cli
-
     planner_cli.register(app, bench_app)
-    from data_export import cli as export_cli
-
     export_cli.register(app, bench_app)
-    from evals import cli as evals_cli; evals_cli.register(app, bench_app)  # noqa: E702, I001
-    from serving import cli as serving_cli; serving_cli.register(app, bench_app)  # noqa: E702
-    from pathwise.demo import cli as demo_cli
-
+    evals_cli.register(app, bench_app)
+    serving_cli.register(app, bench_app)
     demo_cli.register(app)
 
 

@@ -6,6 +6,8 @@ time, so a learned middle is trained on exactly the text it will be served.
 
 from __future__ import annotations
 
+import json
+
 from agent_runtime.contracts.observation import ElementLabel
 from agent_runtime.middle.base import MiddleInput
 
@@ -34,8 +36,10 @@ def _label_line(el: ElementLabel) -> str:
     if el.checked is not None:
         extra += " checked" if el.checked else " unchecked"
     if el.value:
-        extra += f" value={el.value[:30]!r}"
-    return f"[{el.label}] {el.role}{extra} {text!r}"
+        extra += f" value={json.dumps(el.value[:30], ensure_ascii=False)}"
+    # JSON quoting, the same as the command grammar's, so a quoted word in the command and
+    # in a label line tokenize identically (what a small student has to match).
+    return f"[{el.label}] {el.role}{extra} {json.dumps(text, ensure_ascii=False)}"
 
 
 def render_middle_user_text(inp: MiddleInput) -> str:

@@ -1,1 +1,1 @@
-"""`pathwise demo`: the end-to-end main job (collect -> export -> train -> serve -> eval -> report)."""
+"""`pathwise demo`: the main job: collect, export, train, serve, evaluate, report."""

@@ -10,8 +10,12 @@ import typer
 
 
 def demo(
-    recipe: Annotated[str, typer.Option(help="Demo recipe name (pathwise/demo/recipes) or YAML path.")] = "tiny-cpu",
-    out: Annotated[Path, typer.Option(help="Output folder; rerunning resumes finished stages.")] = Path("runs/demo"),
+    recipe: Annotated[
+        str, typer.Option(help="Demo recipe name (pathwise/demo/recipes) or a YAML path.")
+    ] = "tiny-cpu",
+    out: Annotated[
+        Path, typer.Option(help="Output folder; rerunning resumes finished stages.")
+    ] = Path("runs/demo"),
 ) -> None:
     """Teacher rollouts on MiniWoB++ -> SFT export -> student training -> vLLM -> offline and
     live evaluation -> report.md / report.json. Every stage is resumable."""

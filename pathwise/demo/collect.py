@@ -1,4 +1,4 @@
-"""Demo stages that drive the browser: teacher rollouts on training seeds and the held-out reference."""
+"""Demo stages that drive the browser: teacher rollouts on training and held-out seeds."""
 
 from __future__ import annotations
 

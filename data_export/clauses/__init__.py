@@ -1,0 +1,1 @@
+"""Clause-to-AST export: KnowPlan, "Deterministic-first parsing" (prose to clause AST)."""

@@ -1,0 +1,144 @@
+"""`pathwise export sft|clauses`: trace and clause exporters (heavy imports inside the commands)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+export_app = typer.Typer(
+    help="Export SFT datasets (middle layer; clause-to-AST).", no_args_is_help=True
+)
+
+
+def _bars(total: int | None = None):
+    from tqdm import tqdm
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(stage: str, n: int) -> None:
+        bar = bars.get(stage)
+        if bar is None:
+            bar = bars[stage] = tqdm(desc=stage, unit="row", total=total, leave=False)
+        bar.update(n)
+
+    def close() -> None:
+        for bar in bars.values():
+            bar.close()
+
+    return progress, close
+
+
+def _table(rows: list[tuple[str, object]], title: str) -> None:
+    width = max(len(k) for k, _ in rows)
+    typer.echo(title)
+    for k, v in rows:
+        typer.echo(f"  {k:<{width}}  {v:>8}" if isinstance(v, int) else f"  {k:<{width}}  {v}")
+
+
+def _fail(e: Exception) -> None:
+    typer.secho(f"error: {e}", fg="red", err=True)
+    raise typer.Exit(2) from e
+
+
+@export_app.command("sft")
+def sft(
+    traces: Path = typer.Option(..., help="Trace directory: **/*.jsonl step rows + screenshots."),
+    out: Path = typer.Option(..., help="New output folder (DatasetDict + manifest.json)."),
+    eval_fraction: float = typer.Option(0.08, help="Share of base tasks held out for eval."),
+    seed: int = typer.Option(20260606, help="Seed mixed into the base_task_id hash."),
+    min_confidence: float = typer.Option(0.5, help="Drop rows whose middle_confidence is below."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing --out folder."),
+    images: bool = typer.Option(
+        True,
+        "--images/--no-images",
+        help="--no-images: text path only (inspection); not for VL training.",
+    ),
+) -> None:
+    """Guarded step rows -> middle-layer SFT records (WebRider Appendix E filters and split)."""
+    from data_export.middle.export import SFTExportConfig, export_sft
+    from data_export.output import OutputExistsError
+
+    cfg = SFTExportConfig(
+        traces=traces,
+        out=out,
+        eval_fraction=eval_fraction,
+        seed=seed,
+        min_confidence=min_confidence,
+        overwrite=overwrite,
+        images=images,
+    )
+    progress, close = _bars()
+    try:
+        m = export_sft(cfg, progress)
+    except (OutputExistsError, FileNotFoundError, ValueError) as e:
+        close()
+        _fail(e)
+    close()
+    c, s = m["counts"], m["split"]
+    rows: list[tuple[str, object]] = [("step rows read", c["step_rows"])]
+    rows += [(f"filtered: {r}", n) for r, n in c["filtered"].items()]
+    rows += [(f"bad: {r}", v["count"]) for r, v in m["bad_rows"].items()]
+    rows += [
+        ("kept", c["kept"]),
+        ("train", s["sizes"]["train"]),
+        ("eval", s["sizes"]["eval"]),
+        ("eval prompts also in train", f"{m['prompt_overlap']['share']:.1%}"),
+        ("corpus sha256", m["corpus_sha256"][:16]),
+        ("seconds", m["seconds"]),
+    ]
+    _table(rows, f"export sft -> {out}")
+    for r, v in m["bad_rows"].items():
+        for ex in v["examples"][:3]:
+            typer.echo(f"  e.g. {r}: {ex}")
+    for w in m["warnings"]:
+        typer.secho(f"warning: {w}", fg="yellow", err=True)
+
+
+@export_app.command("clauses")
+def clauses(
+    out: Path = typer.Option(..., help="New output folder (DatasetDict + manifest.json)."),
+    n: int = typer.Option(5000, help="Number of records."),
+    seed: int = typer.Option(0, help="Generator seed (same seed, same records)."),
+    variants: int = typer.Option(2, help="Prose renderings per generated AST."),
+    eval_fraction: float = typer.Option(0.08, help="Share of ASTs held out for eval."),
+    split_seed: int = typer.Option(20260606, help="Seed mixed into the template-id hash."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing --out folder."),
+) -> None:
+    """Synthetic catalog prerequisite spans -> clause-AST records (KnowPlan deterministic-first)."""
+    from data_export.clauses.export import ClauseExportConfig, export_clauses
+    from data_export.output import OutputExistsError
+
+    cfg = ClauseExportConfig(
+        out=out,
+        n=n,
+        seed=seed,
+        variants=variants,
+        eval_fraction=eval_fraction,
+        split_seed=split_seed,
+        overwrite=overwrite,
+    )
+    progress, close = _bars(total=n)
+    try:
+        m = export_clauses(cfg, progress)
+    except (OutputExistsError, ValueError) as e:
+        close()
+        _fail(e)
+    close()
+    c, s = m["counts"], m["split"]
+    rows: list[tuple[str, object]] = [("records", c["records"]), ("distinct ASTs", c["asts"])]
+    rows += [(f"root: {k}", v) for k, v in c["root_kind"].items()]
+    rows += [(f"style: {k}", v) for k, v in c["style"].items()]
+    rows += [
+        ("span violations", c["span_violations"]),
+        ("train", s["sizes"]["train"]),
+        ("eval", s["sizes"]["eval"]),
+        ("seconds", m["seconds"]),
+    ]
+    _table(rows, f"export clauses -> {out}")
+    for w in m["warnings"]:
+        typer.secho(f"warning: {w}", fg="yellow", err=True)
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.add_typer(export_app, name="export")
