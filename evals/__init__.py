@@ -1,1 +1,1 @@
-"""evals."""
+"""Evaluation: offline action/target match, live insertion, statistics, token accounting."""

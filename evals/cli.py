@@ -1,0 +1,148 @@
+"""`pathwise eval offline` and `pathwise eval live` (heavy imports stay inside the commands)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+eval_app = typer.Typer(
+    help="Evaluate a middle layer: offline action/target match, live insertion.",
+    no_args_is_help=True,
+)
+
+
+@eval_app.command("offline")
+def offline(
+    dataset: Annotated[Path, typer.Option(help="SFT DatasetDict folder (save_to_disk).")],
+    out: Annotated[Path, typer.Option(help="New report folder (never overwritten).")],
+    split: Annotated[str, typer.Option(help="Split to evaluate.")] = "eval",
+    endpoint: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
+    local: Annotated[
+        Path | None, typer.Option(help="Evaluate in-process with the embedded backend.")
+    ] = None,
+    adapter: Annotated[Path | None, typer.Option(help="LoRA adapter folder for --local.")] = None,
+    concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight.")] = 8,
+    limit: Annotated[int | None, typer.Option(min=1, help="Evaluate the first N records.")] = None,
+    vision: Annotated[
+        bool, typer.Option("--vision/--text-only", help="Send the screenshot as an image part.")
+    ] = False,
+    max_tokens: Annotated[int, typer.Option(min=1, help="Completion token cap.")] = 256,
+) -> None:
+    """Held-out post-guard prediction: AST validity, action match, target match (Appendix E)."""
+    from evals._out import OutExistsError
+    from evals.offline.report import pct
+    from evals.offline.run import OfflineConfig, run_offline
+
+    if (local is None) == (endpoint is None):
+        raise typer.BadParameter("give exactly one of --endpoint (with --model) or --local")
+    if endpoint is not None and not model:
+        raise typer.BadParameter("--endpoint needs --model")
+    if adapter is not None and local is None:
+        raise typer.BadParameter("--adapter goes with --local (a served adapter is a --model)")
+    cfg = OfflineConfig(
+        dataset=dataset,
+        out=out,
+        split=split,
+        endpoint=endpoint,
+        model=model,
+        local=local,
+        adapter=adapter,
+        concurrency=concurrency,
+        limit=limit,
+        vision=vision,
+        max_tokens=max_tokens,
+    )
+    try:
+        res = run_offline(cfg)
+    except (OutExistsError, FileNotFoundError, KeyError, ValueError, RuntimeError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    m = res["metrics"]
+    typer.echo(
+        f"n={m['n']}  ast_validity={pct(m['ast_validity'])}  action_match="
+        f"{pct(m['action_match'])}  target_match={pct(m['target_match'])}  -> {out}/report.md"
+    )
+    if res["request_errors"]:
+        typer.echo(f"warning: {res['request_errors']} requests failed (not scored)", err=True)
+        raise typer.Exit(1)
+
+
+@eval_app.command("live")
+def live(
+    contracts: Annotated[Path, typer.Option(help="Contract file (JSONL) to run.")],
+    reference: Annotated[
+        Path, typer.Option(help="Reference run folder on the same tasks and seeds (e.g. teacher).")
+    ],
+    out: Annotated[Path, typer.Option(help="Report folder; the candidate run goes to OUT/run.")],
+    middle: Annotated[
+        str, typer.Option(help="endpoint (a served middle) or heuristic (the teacher).")
+    ] = "endpoint",
+    endpoint: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
+    model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
+    vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
+    workers: Annotated[int, typer.Option(min=1, help="Parallel browsers.")] = 1,
+    step_cap: Annotated[int, typer.Option(min=1, help="Browser steps per rollout.")] = 20,
+    timeout: Annotated[float, typer.Option(help="Seconds per rollout.")] = 900.0,
+    retries: Annotated[int, typer.Option(min=0, help="Retries after a runtime failure.")] = 1,
+    candidate: Annotated[
+        Path | None,
+        typer.Option(help="Score this finished run folder instead of running (no browser)."),
+    ] = None,
+    n_boot: Annotated[int, typer.Option(min=100, help="Bootstrap draws.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Scheduling and bootstrap seed.")] = 20260612,
+) -> None:
+    """Insert a middle behind the fixed rule top, guards and executor; pair with a reference run."""
+    from agent_runtime.contracts.intent import ContractFileError
+    from agent_runtime.runner.batch import RunDirError
+    from evals._out import OutExistsError
+    from evals.live.pairing import PairingError
+    from evals.live.report import pct
+    from evals.live.run import LiveConfig, run_live
+
+    if middle not in ("endpoint", "heuristic"):
+        raise typer.BadParameter("--middle must be endpoint or heuristic")
+    if middle == "endpoint" and candidate is None and not (endpoint and model):
+        raise typer.BadParameter("--middle endpoint needs --endpoint and --model")
+    cfg = LiveConfig(
+        contracts=contracts,
+        reference=reference,
+        out=out,
+        middle=middle,
+        endpoint=endpoint,
+        model=model,
+        vision=vision,
+        workers=workers,
+        step_cap=step_cap,
+        timeout_s=timeout,
+        retries=retries,
+        candidate=candidate,
+        n_boot=n_boot,
+        seed=seed,
+    )
+    try:
+        res = run_live(cfg)
+    except (
+        OutExistsError,
+        ContractFileError,
+        PairingError,
+        RunDirError,
+        FileNotFoundError,
+        ValueError,
+    ) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    c, r = res["candidate"], res["reference"]
+    d = res["paired"]["all"]
+    typer.echo(
+        f"paired={res['paired_contracts']}  candidate={pct(c['all']['rate'])}  "
+        f"reference={pct(r['all']['rate'])}  McNemar p={d['mcnemar_p']:.4g}  -> {out}/report.md"
+    )
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.add_typer(eval_app, name="eval")

@@ -1,0 +1,1 @@
+"""Offline eval of a middle layer on held-out SFT records (WebRider Appendix E)."""

@@ -1,0 +1,32 @@
+"""The model under offline eval: a served endpoint (serving.client) or the embedded backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from serving.protocol import ChatBackend
+
+
+def endpoint_backend(url: str, model: str, *, vision: bool, timeout: float = 120.0) -> Any:
+    """OpenAI-compatible endpoint (vLLM, hosted API) through the shared serving client."""
+    from serving.client import ChatClient
+
+    return ChatClient(url, model, timeout=timeout, vision=vision)
+
+
+def local_backend(model_dir: Path, adapter_dir: Path | None) -> ChatBackend:
+    """In-process transformers backend with schema-constrained decoding (serving/embedded.py)."""
+    try:
+        from serving.embedded import EmbeddedBackend
+    except ImportError as e:  # the [train] extra (torch, transformers) or the module is absent
+        raise RuntimeError(
+            f"--local needs serving.embedded and the [train] extra (torch, transformers): {e}"
+        ) from e
+    return EmbeddedBackend(str(model_dir), str(adapter_dir) if adapter_dir else None)
+
+
+def close(backend: Any) -> None:
+    fn = getattr(backend, "close", None)
+    if callable(fn):
+        fn()

@@ -1,0 +1,158 @@
+"""Offline post-guard prediction eval: WebRider Appendix E, Tables 35-36 (held-out split).
+
+Each held-out record's prompt (assistant turn dropped) goes to the model with the Action AST
+JSON Schema as structured output; the reply is scored against the record's post-guard target
+with the Appendix E metrics. Results land in a fresh --out folder, never an existing one.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from agent_runtime.contracts.actions import action_ast_decoding_schema
+from evals._out import fresh_dir, refuse_existing, write_json
+from evals.offline import data, metrics
+from evals.offline.report import write_report
+from evals.tokens import sum_usage
+from serving.batch import chat_many
+
+
+@dataclass
+class OfflineConfig:
+    dataset: Path
+    out: Path
+    split: str = "eval"
+    endpoint: str | None = None
+    model: str | None = None
+    local: Path | None = None
+    adapter: Path | None = None
+    concurrency: int = 8
+    limit: int | None = None
+    vision: bool = False
+    max_tokens: int = 256
+    temperature: float = 0.0
+
+    def model_label(self) -> str:
+        if self.local is not None:
+            return f"local:{self.local}" + (f"+{self.adapter}" if self.adapter else "")
+        return f"{self.model}@{self.endpoint}"
+
+
+def _backend(cfg: OfflineConfig) -> Any:
+    from evals.offline import backends
+
+    if cfg.local is not None:
+        return backends.local_backend(cfg.local, cfg.adapter)
+    if not (cfg.endpoint and cfg.model):
+        raise ValueError("give --endpoint URL and --model NAME, or --local MODEL_DIR")
+    return backends.endpoint_backend(cfg.endpoint, cfg.model, vision=cfg.vision)
+
+
+def run_offline(
+    cfg: OfflineConfig, *, backend: Any = None, progress: bool = True
+) -> dict[str, Any]:
+    """Run the eval and write OUT/{results.json, predictions.jsonl, report.md, confusion.png}."""
+    refuse_existing(cfg.out)  # before any request
+    ds = data.load_split(cfg.dataset, cfg.split)
+    if cfg.limit is not None:
+        ds = ds.select(range(min(cfg.limit, len(ds))))
+    records = list(ds)
+    manifest = data.load_manifest(cfg.dataset)
+    targets = [data.target_text(r) for r in records]
+    for t in targets:
+        metrics.parse_target(t)  # a malformed target is a dataset bug: fail before any request
+    requests, missing_images = [], 0
+    for r in records:
+        msgs, missing = data.request_messages(r, cfg.vision)
+        requests.append(msgs)
+        missing_images += missing
+
+    own_backend = backend is None
+    backend = backend if backend is not None else _backend(cfg)
+    # The embedded backend runs in this process: one call at a time.
+    concurrency = 1 if cfg.local is not None else cfg.concurrency
+    t0 = time.perf_counter()
+    try:
+        items = chat_many(
+            backend,
+            requests,
+            json_schema=action_ast_decoding_schema(),
+            concurrency=concurrency,
+            temperature=cfg.temperature,
+            max_tokens=cfg.max_tokens,
+            progress=progress,
+            desc="offline eval",
+        )
+    finally:
+        if own_backend:
+            from evals.offline.backends import close
+
+            close(backend)
+    wall = time.perf_counter() - t0
+
+    scores: list[metrics.ExampleScore] = []
+    predictions: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    usages: list[dict[str, int] | None] = []
+    for rec, target, item in zip(records, targets, items, strict=True):
+        row: dict[str, Any] = {"index": item.index, **data.record_meta(rec), "target": target}
+        if item.result is None:
+            row["error"] = item.error
+            errors.append({"index": item.index, "error": item.error})
+            predictions.append(row)
+            continue
+        s = metrics.score_example(item.result.text, target)
+        scores.append(s)
+        usages.append(item.result.usage.model_dump())
+        row.update(
+            prediction=item.result.text,
+            finish_reason=item.result.finish_reason,
+            latency_s=round(item.result.latency_s, 4),
+            usage=item.result.usage.model_dump(),
+            **s.as_dict(),
+        )
+        predictions.append(row)
+
+    results: dict[str, Any] = {
+        "kind": "offline_eval",
+        "definitions": "WebRider Appendix E: AST validity = parseable JSON object with a "
+        "normalized action type and a fallback object; action match = exact equality of the "
+        "normalized predicted and guarded-target action types; target match = exact equality "
+        "of their visible UI labels (empty for actions without a UI target).",
+        "config": {
+            **{k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+            "model_label": cfg.model_label(),
+            "effective_concurrency": concurrency,
+        },
+        "metrics": metrics.aggregate(scores),
+        "per_type": metrics.per_type(scores),
+        "confusion_matrix": metrics.confusion_matrix(scores),
+        "examples": len(records),
+        "scored": len(scores),
+        "request_errors": len(errors),
+        "errors": errors[:20],
+        "missing_images": missing_images,
+        "tokens": sum_usage(usages),
+        "timing": {
+            "wall_s": round(wall, 3),
+            "examples_per_s": round(len(records) / wall, 3) if wall > 0 else None,
+        },
+        "prompt_overlap": (manifest or {}).get("prompt_overlap"),
+        "dataset_manifest": {
+            k: (manifest or {}).get(k)
+            for k in ("corpus_sha256", "exporter_version", "split")
+            if manifest and k in manifest
+        }
+        or None,
+    }
+    with fresh_dir(cfg.out) as tmp:
+        write_json(tmp / "results.json", results)
+        with (tmp / "predictions.jsonl").open("w", encoding="utf-8") as fh:
+            for row in predictions:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        write_report(tmp, results)
+    return results
