@@ -26,13 +26,17 @@ _Strict = ConfigDict(extra="forbid", frozen=True)
 class ClickAction(BaseModel):
     model_config = _Strict
     type: Literal["click"] = "click"
-    target: int = Field(ge=0, description="Integer set-of-mark label of a visible element.")
+    target: int = Field(
+        ge=0, le=9999, description="Integer set-of-mark label of a visible element."
+    )
 
 
 class TypeAction(BaseModel):
     model_config = _Strict
     type: Literal["type"] = "type"
-    target: int = Field(ge=0, description="Integer label of a visible text field or select.")
+    target: int = Field(
+        ge=0, le=9999, description="Integer label of a visible text field or select."
+    )
     text: str = Field(min_length=1, max_length=2000, description="Non-empty text to enter.")
     submit: bool = Field(default=False, description="Press Enter after typing.")
 
@@ -40,7 +44,7 @@ class TypeAction(BaseModel):
 class ScrollAction(BaseModel):
     model_config = _Strict
     type: Literal["scroll"] = "scroll"
-    target: Literal["window"] | Annotated[int, Field(ge=0)] = "window"
+    target: Literal["window"] | Annotated[int, Field(ge=0, le=9999)] = "window"
     direction: Literal["up", "down"] = "down"
 
 
@@ -84,6 +88,8 @@ FallbackAction = Annotated[
 ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 FALLBACK_ADAPTER: TypeAdapter[Any] = TypeAdapter(FallbackAction)
 
+WAIT_SECONDS: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 5.0)
+
 DEFAULT_FALLBACK = ScrollAction(target="window", direction="down")
 
 
@@ -122,10 +128,17 @@ def action_ast_decoding_schema() -> dict[str, Any]:
 
     Refs are inlined and pydantic's OpenAPI-style `discriminator` removed, because
     grammar backends (guidance, xgrammar, outlines) support plain `anyOf` + `const`
-    far more uniformly than `$ref`/`discriminator`. Validation still goes through
-    `ActionAST`, so both views accept exactly the same documents.
+    far more uniformly than `$ref`/`discriminator`. Every document it admits validates
+    as an `ActionAST`; it is narrower only in `wait.seconds` (a fixed set of values).
     """
     schema = ActionAST.model_json_schema()
     flat: dict[str, Any] = _inline_refs(schema, schema.get("$defs", {}))
     flat["title"] = "ActionAST"
+    # A grammar cannot bound the digits of a free float, so an untrained model can run on
+    # inside `seconds` until max_tokens. Decoding offers the waits the runtime uses; this is
+    # the only place where the decoding view is narrower than validation.
+    for group in ("action", "fallback"):
+        for alt in flat["properties"][group]["anyOf"]:
+            if alt["properties"]["type"].get("const") == "wait":
+                alt["properties"]["seconds"] = {"enum": list(WAIT_SECONDS)}
     return flat

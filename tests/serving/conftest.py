@@ -1,0 +1,142 @@
+"""Tiny random-weight Qwen3 text model + two LoRA adapters, built once per test session (no hub)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+# A small Action-AST-like schema: anyOf of objects told apart by a const "type", bounded values,
+# so even a random model must finish inside a small token budget.
+SMALL_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "action": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": {"const": "click"},
+                        "target": {"type": "integer", "minimum": 0, "maximum": 99},
+                    },
+                    "required": ["type", "target"],
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": {"const": "scroll"},
+                        "direction": {"enum": ["up", "down"]},
+                    },
+                    "required": ["type", "direction"],
+                    "additionalProperties": False,
+                },
+                {
+                    "type": "object",
+                    "properties": {
+                        "type": {"const": "type"},
+                        "target": {"type": "integer", "minimum": 0, "maximum": 99},
+                        "text": {"type": "string", "minLength": 1, "maxLength": 12},
+                    },
+                    "required": ["type", "target", "text"],
+                    "additionalProperties": False,
+                },
+            ]
+        }
+    },
+    "required": ["action"],
+    "additionalProperties": False,
+}
+
+
+class _Click(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["click"]
+    target: int = Field(ge=0, le=99)
+
+
+class _Scroll(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["scroll"]
+    direction: Literal["up", "down"]
+
+
+class _Type(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: Literal["type"]
+    target: int = Field(ge=0, le=99)
+    text: str = Field(min_length=1, max_length=12)
+
+
+class _Small(BaseModel):
+    """SMALL_SCHEMA as pydantic, to validate outputs without a jsonschema dependency."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: _Click | _Scroll | _Type
+
+
+def validate_small(text: str) -> _Small:
+    """Strict parse of a completion against SMALL_SCHEMA (raises on any violation)."""
+    return TypeAdapter(_Small).validate_json(text, strict=True)
+
+
+MESSAGES = [
+    {"role": "system", "content": "You are the middle layer. Emit one Action AST JSON object."},
+    {"role": "user", "content": "Command: click the submit button.\nVisible UI labels: [3] Submit"},
+]
+
+
+def _adapter(base: Path, out: Path, seed: int) -> Path:
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    torch.manual_seed(seed)
+    model = AutoModelForCausalLM.from_pretrained(base)
+    # init_lora_weights=False: random A and B, so the adapter really changes the base's outputs.
+    cfg = LoraConfig(
+        r=8,
+        lora_alpha=16,
+        target_modules=["q_proj", "k_proj", "v_proj", "o_proj"],
+        init_lora_weights=False,
+    )
+    get_peft_model(model, cfg).save_pretrained(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_text(tmp_path_factory) -> Path:
+    pytest.importorskip("transformers", reason="needs the [train] extra")
+    import torch
+
+    from training.tiny import build_text
+
+    torch.set_num_threads(1)  # shared two-core machines: one thread is faster
+    return build_text(tmp_path_factory.mktemp("tiny") / "text")
+
+
+@pytest.fixture(scope="session")
+def lora_adapters(tiny_text, tmp_path_factory) -> dict[str, Path]:
+    pytest.importorskip("peft", reason="needs the [train] extra")
+    root = tmp_path_factory.mktemp("adapters")
+    return {
+        "student": _adapter(tiny_text, root / "student", seed=1),
+        "student2": _adapter(tiny_text, root / "student2", seed=2),
+    }
+
+
+@pytest.fixture(scope="session")
+def small_schema() -> dict:
+    return SMALL_SCHEMA
+
+
+@pytest.fixture(scope="session")
+def messages() -> list[dict]:
+    return MESSAGES
+
+
+@pytest.fixture(scope="session")
+def check_small():
+    return validate_small
