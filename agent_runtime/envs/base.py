@@ -1,4 +1,4 @@
-"""A web task as four hooks (after BrowserGym's AbstractBrowserTask): setup, validate, teardown, site."""
+"""A web task as four hooks (after BrowserGym's AbstractBrowserTask)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,82 @@
+"""Endpoint middle (OpenAI-compatible, e.g. vLLM): WebRider Eq. 3, Appendix H Fig. 8, Table 45.
+
+Messages are exactly the SFT record's: the shared system prompt, then one user turn with
+the labeled screenshot as an image part and `render_middle_user_text` as the text part.
+The Action AST JSON Schema goes out as structured output; the reply is returned as raw
+text, because the guard compiler alone decides what executes.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from agent_runtime.contracts.actions import action_ast_decoding_schema
+from agent_runtime.middle.base import MiddleInput, MiddleOutput
+from agent_runtime.middle.openai_chat import ChatClient, ChatError, env_config
+from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
+
+
+def build_messages(inp: MiddleInput, *, vision: bool = True) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    if vision and inp.screenshot_png:
+        b64 = base64.b64encode(inp.screenshot_png).decode("ascii")
+        parts.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{b64}"}})
+    parts.append({"type": "text", "text": render_middle_user_text(inp)})
+    return [{"role": "system", "content": MIDDLE_SYSTEM_PROMPT}, {"role": "user", "content": parts}]
+
+
+def response_format() -> dict[str, Any]:
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "action_ast",
+            "schema": action_ast_decoding_schema(),
+            "strict": True,
+        },
+    }
+
+
+class EndpointMiddle:
+    """A served model as the middle layer; `name` is the served model's name."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        *,
+        timeout: float = 60.0,
+        retries: int = 3,
+        vision: bool = True,
+        temperature: float = 0.0,
+        max_tokens: int = 256,
+        client: ChatClient | None = None,
+    ) -> None:
+        self.client = client or ChatClient(
+            base_url, model, api_key, timeout=timeout, retries=retries
+        )
+        self.name = f"endpoint:{model}"
+        self.vision = vision
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+
+    @classmethod
+    def from_env(cls, **kw: Any) -> EndpointMiddle:
+        """PATHWISE_MIDDLE_BASE_URL / _MODEL / _API_KEY, falling back to OPENAI_*."""
+        cfg = env_config("PATHWISE_MIDDLE")
+        return cls(cfg["base_url"] or "", cfg["model"] or "", cfg["api_key"], **kw)
+
+    def propose(self, inp: MiddleInput) -> MiddleOutput:
+        try:
+            reply = self.client.complete(
+                build_messages(inp, vision=self.vision),
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                response_format=response_format(),
+            )
+        except ChatError as e:
+            # No completion: hand the guards an empty output; they reject it with a fallback
+            # and label why, so a dead endpoint is a labeled step, not a crash.
+            return MiddleOutput(raw=f"<endpoint error: {e}>")
+        return MiddleOutput(raw=reply.text, confidence=None, usage=reply.usage)
