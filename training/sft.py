@@ -144,6 +144,8 @@ def _lora_config(recipe: Recipe):
     from peft import LoraConfig
 
     spec = recipe.lora
+    if spec is None:
+        return None
     targets: str | list[str] = spec.target_modules
     if spec.module_scope:
         # A regex PEFT full-matches against module names: adapters only inside the scope (the
@@ -175,8 +177,14 @@ def _prepare_data(recipe: Recipe, processing_class) -> tuple[dict, dict[str, dic
     )
     if recipe.model.kind == "text":
         # TRL's text path wants plain-string contents; accept the part format too.
+        # A text student trained on the middle-layer export reads the same prompt text and
+        # drops the screenshot (vLLM on CPU serves text models only).
         splits = {
-            k: v.map(lambda ex: {"messages": text_messages(ex["messages"])}, keep_in_memory=True)
+            k: v.map(
+                lambda ex: {"messages": text_messages(ex["messages"])},
+                remove_columns=[c for c in v.column_names if c == "images"],
+                keep_in_memory=True,
+            )
             for k, v in splits.items()
         }
         length = text_length_fn(processing_class)

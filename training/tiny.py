@@ -62,8 +62,12 @@ def _corpus() -> list[str]:
     return lines * 4
 
 
-def build_tokenizer(kind: Kind, vocab_size: int = 800):
-    """Train a byte-level BPE locally; wrap it as Qwen's tokenizer class with Qwen's template."""
+def build_tokenizer(kind: Kind, vocab_size: int = 800, corpus: list[str] | None = None):
+    """Train a byte-level BPE locally; wrap it as Qwen's tokenizer class with Qwen's template.
+
+    `corpus` replaces the built-in smoke corpus: a student trained on a task should get merges
+    from that task's own text (its fixed interface card then costs a handful of tokens).
+    """
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import Qwen2Tokenizer
 
@@ -76,7 +80,7 @@ def build_tokenizer(kind: Kind, vocab_size: int = 800):
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
-    bpe.train_from_iterator(_corpus(), trainer=trainer)
+    bpe.train_from_iterator(corpus if corpus else _corpus(), trainer=trainer)
     state = json.loads(bpe.to_str())["model"]
     # Qwen2Tokenizer's BPE wants merges as (left, right) tuples; newer tokenizers serialise lists.
     merges = [tuple(m) if isinstance(m, list) else tuple(m.split(" ")) for m in state["merges"]]
@@ -188,21 +192,36 @@ def build_vl(out: Path, seed: int = 0) -> Path:
     return out
 
 
-def build_text(out: Path, seed: int = 0) -> Path:
-    """Build, save and reload-check a tiny Qwen3 causal LM (2 layers, hidden 64) and tokenizer."""
+def build_text(
+    out: Path,
+    seed: int = 0,
+    *,
+    corpus: list[str] | None = None,
+    vocab_size: int = 800,
+    hidden_size: int = 64,
+    intermediate_size: int = 128,
+    num_hidden_layers: int = 2,
+    num_attention_heads: int = 4,
+    num_key_value_heads: int = 2,
+) -> Path:
+    """Build, save and reload-check a small random Qwen3 causal LM and its tokenizer.
+
+    Defaults give the 2-layer, hidden-64 smoke model; a demo recipe passes larger sizes and
+    its own corpus. head_dim stays 32: vLLM's CPU attention rejects 16.
+    """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer, Qwen3Config, Qwen3ForCausalLM
 
     torch.manual_seed(seed)
-    tok = build_tokenizer("text")
+    tok = build_tokenizer("text", vocab_size=vocab_size, corpus=corpus)
     eos, pad = tok.convert_tokens_to_ids("<|im_end|>"), tok.convert_tokens_to_ids("<|endoftext|>")
     config = Qwen3Config(
         vocab_size=len(tok),
-        hidden_size=64,
-        intermediate_size=128,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
+        hidden_size=hidden_size,
+        intermediate_size=intermediate_size,
+        num_hidden_layers=num_hidden_layers,
+        num_attention_heads=num_attention_heads,
+        num_key_value_heads=num_key_value_heads,
         head_dim=32,
         max_position_embeddings=8192,
         rope_parameters=_text_rope(32, vl=False),

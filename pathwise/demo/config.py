@@ -11,7 +11,10 @@ RECIPES = Path(__file__).parent / "recipes"
 
 
 class StudentSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+    model: dict[str, int] = Field(
+        default_factory=dict, description="Sizes for training.tiny.build_text (random base)."
+    )
     base_recipe: str | None = Field(
         default=None, description="Recipe of the base stage (only when the base is random)."
     )
@@ -33,7 +36,11 @@ class DemoConfig(BaseModel):
     split_seed: int = 20260606
     student: StudentSpec | None = None
     max_model_len: int = 2048
+    serve_dtype: str = "bfloat16"
     serve_timeout_s: float = 300.0
+    train_threads: int = Field(
+        default=1, ge=1, description="torch threads for training (1 beats 2 on a shared 2-core box)"
+    )
 
 
 def load_demo_config(name_or_path: str) -> DemoConfig:

@@ -1,0 +1,63 @@
+"""Demo stages behind the endpoint: vLLM serves base + adapter; offline eval on the held-out
+split; live insertion on held-out seeds, paired with the teacher's reference run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pathwise.demo.config import DemoConfig
+
+ADAPTER_NAME = "student"
+
+
+def served(cfg: DemoConfig, base: Path, adapter: Path, log: Path) -> Any:
+    from serving.launch import VLLMServer
+    from serving.vllm_args import Adapter, ServeConfig
+
+    scfg = ServeConfig(
+        base=str(base),
+        adapters=[Adapter(name=ADAPTER_NAME, path=adapter)],
+        served_model_name="student-base",
+        max_model_len=cfg.max_model_len,
+        dtype="float32" if cfg.serve_dtype == "float32" else cfg.serve_dtype,
+        max_num_seqs=8,
+    )
+    return VLLMServer(scfg, log_path=log, startup_timeout=cfg.serve_timeout_s)
+
+
+def offline_stage(dataset: Path, endpoint: str, stage_dir: Path, vision: bool) -> dict[str, Any]:
+    from evals.offline.run import OfflineConfig, run_offline
+
+    out = stage_dir / "eval"
+    res = run_offline(
+        OfflineConfig(
+            dataset=dataset,
+            out=out,
+            split="eval",
+            endpoint=endpoint,
+            model=ADAPTER_NAME,
+            concurrency=8,
+            vision=False,
+        )
+    )
+    return {"out": str(out), "metrics": res["metrics"], "results": res}
+
+
+def live_stage(
+    contracts: Path, reference_run: Path, endpoint: str, workers: int, stage_dir: Path
+) -> dict[str, Any]:
+    from evals.live.run import LiveConfig, run_live
+
+    out = stage_dir / "eval"
+    res = run_live(
+        LiveConfig(
+            contracts=contracts,
+            reference=reference_run,
+            out=out,
+            endpoint=endpoint,
+            model=ADAPTER_NAME,
+            workers=workers,
+        )
+    )
+    return {"out": str(out), "results": res}
