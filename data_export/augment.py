@@ -50,8 +50,14 @@ def vocabulary(rows: list[StepRow]) -> list[str]:
     return sorted(words)
 
 
-def augment_row(row: StepRow, rng: random.Random, vocab: list[str]) -> tuple[str, str] | None:
-    """One augmented (user text, target Action AST JSON), or None when the teacher would not act."""
+def augment_row(
+    row: StepRow, rng: random.Random, vocab: list[str], compact: bool = False
+) -> tuple[str, str] | None:
+    """One augmented (user text, target Action AST JSON), or None when the teacher would not act.
+
+    `compact` keeps only the command and the labels: a drill several times shorter than the
+    served prompt, so the same compute teaches matching and copying on many more examples.
+    """
     cmd = parse_command(row.top.command)
     if cmd is None:
         return None
@@ -103,6 +109,15 @@ def augment_row(row: StepRow, rng: random.Random, vocab: list[str]) -> tuple[str
         persona_criterion=persona_criterion(base.persona),
         protected_constraints=base.protected_constraints,
     )
+    if compact:
+        drill_top = top.model_copy(update={"intention": top.command})
+        drill_obs = obs.model_copy(update={"url": ""})
+        drill = MiddleInput(top=drill_top, observation=drill_obs)
+        out = HeuristicMiddle().propose(inp)
+        compiled = compile_action(out.raw, obs, base.history)
+        if compiled.action is None or compiled.report.rejection is not None or not out.confidence:
+            return None
+        return render_middle_user_text(drill), compiled.action.to_json()
     out = HeuristicMiddle().propose(inp)
     compiled = compile_action(out.raw, obs, base.history)
     if compiled.action is None or compiled.report.rejection is not None or not out.confidence:
@@ -110,8 +125,12 @@ def augment_row(row: StepRow, rng: random.Random, vocab: list[str]) -> tuple[str
     return render_middle_user_text(inp), compiled.action.to_json()
 
 
-def augmented_records(rows: list[StepRow], n: int, seed: int) -> Iterator[dict[str, Any]]:
-    """Up to `n` text-only records; rows must already be filtered to the training split."""
+def augmented_records(
+    rows: list[StepRow], n: int, seed: int, compact: bool = False
+) -> Iterator[dict[str, Any]]:
+    """Up to `n` text-only records; rows must already be filtered to the training split.
+
+    Compact drills carry no system turn (they only exist to fit a random base)."""
     rng = random.Random(seed)
     usable = [
         r for r in rows if r.action is not None and r.top.decision == "browse" and r.top.command
@@ -123,14 +142,19 @@ def augmented_records(rows: list[StepRow], n: int, seed: int) -> Iterator[dict[s
     while made < n and tries < n * 4:
         tries += 1
         row = rng.choice(usable)
-        pair = augment_row(row, rng, vocab)
+        pair = augment_row(row, rng, vocab, compact=compact)
         if pair is None:
             continue
         user, target = pair
         made += 1
+        system = (
+            []
+            if compact
+            else [{"role": "system", "content": [{"type": "text", "text": MIDDLE_SYSTEM_PROMPT}]}]
+        )
         yield {
             "messages": [
-                {"role": "system", "content": [{"type": "text", "text": MIDDLE_SYSTEM_PROMPT}]},
+                *system,
                 {"role": "user", "content": [{"type": "text", "text": user}]},
                 {"role": "assistant", "content": [{"type": "text", "text": target}]},
             ],

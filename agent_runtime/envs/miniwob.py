@@ -32,8 +32,12 @@ _PAGE_READY_JS = "() => typeof core !== 'undefined' && core.cover_div !== null"
 _UTTERANCE_JS = """() => { const u = core.getUtterance();
   return (u && typeof u === 'object') ? {utterance: u.utterance, fields: u.fields || null}
                                        : {utterance: u, fields: null}; }"""
-_STATUS_JS = """() => ({reward: WOB_REWARD_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL,
-  reason: WOB_REWARD_REASON, done: WOB_DONE_GLOBAL})"""
+# A document where no episode runs (e.g. `back` reloaded the task page from history) has no
+# reward globals: report it as an unscored, finished episode instead of a crash.
+_STATUS_JS = """() => (typeof WOB_DONE_GLOBAL === 'undefined' ?
+  {reward: 0, raw: 0, reason: 'no episode is running on this page', done: true} :
+  {reward: WOB_REWARD_GLOBAL, raw: WOB_RAW_REWARD_GLOBAL,
+   reason: WOB_REWARD_REASON, done: WOB_DONE_GLOBAL})"""
 # Stop the episode timer without scoring, so a torn-down page cannot end on its own later.
 _STOP_JS = """() => { if (typeof core !== 'undefined' && core.EP_TIMER !== null) {
   clearTimeout(core.EP_TIMER); core.EP_TIMER = null; core.clearTimer(); } }"""
@@ -139,7 +143,19 @@ class MiniWoBTask(WebTask):
         return TaskSetup(goal=str(u["utterance"]), info=info)
 
     def validate(self, page: Any) -> TaskStatus:
-        s = page.evaluate(_STATUS_JS)
+        for attempt in range(3):
+            if page.url.split("#")[0] != self.url:
+                # A search, back or link left the task page: the episode cannot score any more.
+                return TaskStatus(done=True, reason=f"left the task page for {page.url}")
+            try:
+                s = page.evaluate(_STATUS_JS)
+                break
+            except Exception as exc:
+                # A navigation in flight destroys the JS context; let it land, then look again.
+                if attempt == 2 or "context" not in str(exc).lower():
+                    raise
+                with contextlib.suppress(Exception):
+                    page.wait_for_load_state("domcontentloaded", timeout=self.ready_timeout_ms)
         return TaskStatus(
             reward=float(s["reward"] or 0.0),
             raw_reward=float(s["raw"] or 0.0),

@@ -14,17 +14,13 @@ from agent_runtime.middle.base import MiddleInput
 MAX_LABELS = 60
 MAX_LABEL_TEXT = 60
 
+# Kept short on purpose: it is sent with every step, and a small student pays for every token.
 MIDDLE_SYSTEM_PROMPT = (
-    "You are the middle layer of a web agent. Given the top layer's command, the screenshot "
-    "with numbered element labels and the recent history, output exactly one JSON Action AST: "
-    '{"action": ACTION, "fallback": FALLBACK}. ACTION is one of '
-    '{"type":"click","target":N}, {"type":"type","target":N,"text":"...","submit":false}, '
-    '{"type":"scroll","target":"window"|N,"direction":"up"|"down"}, '
-    '{"type":"search","query":"..."}, '
-    '{"type":"maps","query":"...","location":"..."|null}, {"type":"back","reason":R}, '
-    '{"type":"wait","reason":R,"seconds":S}. FALLBACK is a scroll, search, maps, back or wait '
-    "action that is safe if the target is gone. Targets are visible integer labels. Never "
-    "answer, ask or stop: the top layer decides that."
+    "You are the middle layer of a web agent. For the top layer's command, output one JSON "
+    'Action AST {"action": A, "fallback": F} on the numbered labels. A is click{target}, '
+    "type{target,text,submit}, scroll{target,direction}, search{query}, maps{query,location}, "
+    "back{reason} or wait{reason,seconds}; F is a scroll, search, maps, back or wait that is "
+    "safe if the target is gone. Never answer, ask or stop: the top layer decides that."
 )
 
 

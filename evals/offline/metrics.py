@@ -176,6 +176,9 @@ class ExampleScore:
     action_match: bool
     target_match: bool
     invalid_reason: str | None
+    # Beyond the paper's three: the whole primary action equals the target's (typed text,
+    # scroll direction, query...). Target match alone cannot see a wrongly copied text.
+    exact_match: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -194,7 +197,17 @@ def score_example(raw: Any, target_json: str | dict[str, Any]) -> ExampleScore:
         action_match=p.action_type is not None and p.action_type == t_type,
         target_match=p.label is not None and p.label == t_label,
         invalid_reason=p.error,
+        exact_match=_same_action(raw, target_json),
     )
+
+
+def _same_action(raw: Any, target_json: str | dict[str, Any]) -> bool:
+    try:
+        pred = json.loads(raw) if isinstance(raw, str) else raw
+        tgt = json.loads(target_json) if isinstance(target_json, str) else target_json
+        return isinstance(pred, dict) and pred.get("action") == tgt.get("action")
+    except (ValueError, TypeError):
+        return False
 
 
 def _rate(k: int, n: int) -> float | None:
@@ -208,8 +221,10 @@ def aggregate(scores: list[ExampleScore]) -> dict[str, Any]:
     action = sum(s.action_match for s in scores)
     target = sum(s.target_match for s in scores)
     both = sum(s.action_match and s.target_match for s in scores)
+    exact = sum(s.exact_match for s in scores)
     return {
         "n": n,
+        "exact_action_match": _rate(exact, n),
         "ast_validity": _rate(valid, n),
         "action_match": _rate(action, n),
         "target_match": _rate(target, n),

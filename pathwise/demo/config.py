@@ -18,7 +18,8 @@ class StudentSpec(BaseModel):
     base_recipe: str | None = Field(
         default=None, description="Recipe of the base stage (only when the base is random)."
     )
-    synthetic_examples: int = Field(default=0, ge=0)
+    synthetic_examples: int = Field(default=0, ge=0, description="full-prompt augmented records")
+    drill_examples: int = Field(default=0, ge=0, description="compact drills (command + labels)")
     adapter_recipe: str = Field(description="The LoRA recipe: the same path the 8B recipe uses.")
     text_only: bool = True
     max_steps_base: int | None = None

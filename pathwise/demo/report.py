@@ -90,6 +90,7 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
             "action_match": off["action_match"],
             "target_match": off["target_match"],
             "action_and_target_match": off["action_and_target_match"],
+            "exact_action_match": off.get("exact_action_match"),
             "prompt_overlap": manifest.get("prompt_overlap"),
         }
         report["live"] = {
@@ -139,10 +140,14 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
         md += [
             "## Offline: held-out post-guard action and target match",
             "",
-            "| examples | AST validity | action match | target match | both |",
-            "| ---: | ---: | ---: | ---: | ---: |",
+            "| examples | AST validity | action match | target match | both | exact action |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: |",
             f"| {off['n']} | {_pct(off['ast_validity'])} | {_pct(off['action_match'])} | "
-            f"{_pct(off['target_match'])} | {_pct(off['action_and_target_match'])} |",
+            f"{_pct(off['target_match'])} | {_pct(off['action_and_target_match'])} | "
+            f"{_pct(off.get('exact_action_match'))} |",
+            "",
+            "AST validity, action match and target match are WebRider Appendix E's definitions; "
+            "*exact action* also requires the typed text (and every other field) to match.",
             "",
             f"Prompt overlap: {po.get('eval_prompts_in_train', '?')} of "
             f"{po.get('eval_prompts', '?')} held-out prompts also occur in training "

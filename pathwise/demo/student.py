@@ -59,13 +59,22 @@ def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path)
     feats = features(images=True)
 
     def train() -> Any:
+        yield from augmented_records(
+            rows, cfg.student.drill_examples, seed=cfg.split_seed + 1, compact=True
+        )
         yield from augmented_records(rows, n, seed=cfg.split_seed)
         yield from real["train"]  # the real rows too: the base sees the true distribution
 
     sizes = save_splits(
         {"train": train, "eval": lambda: iter(real["eval"])}, feats, out, stage_dir / "scratch"
     )
-    return {"dataset": str(out), "sizes": sizes, "source_rows": len(rows)}
+    return {
+        "dataset": str(out),
+        "sizes": sizes,
+        "source_rows": len(rows),
+        "drills": cfg.student.drill_examples,
+        "augmented": n,
+    }
 
 
 def _corpus(datasets: list[Path], limit: int = 4000) -> list[str]:

@@ -173,3 +173,18 @@ def test_confusion_matrix_counts():
     assert c["back"]["back"] == 1 and c["back"]["wait"] == 1
     assert c["wait"]["invalid"] == 1
     assert sum(map(sum, cm["counts"])) == 8
+
+
+def test_exact_match_sees_a_wrongly_copied_text_that_target_match_misses():
+    from evals.offline.metrics import aggregate, score_example
+
+    target = (
+        '{"action":{"type":"type","target":0,"text":"Nieves","submit":false},'
+        '"fallback":{"type":"wait","reason":"loading","seconds":1.0}}'
+    )
+    wrong = target.replace("Nieves", "C")
+    right = score_example(target, target)
+    miscopied = score_example(wrong, target)
+    assert right.exact_match and right.target_match
+    assert miscopied.target_match and not miscopied.exact_match
+    assert aggregate([right, miscopied])["exact_action_match"] == 0.5
