@@ -1,0 +1,1 @@
+from planner_fixtures import cfg  # noqa: F401  (fixture)

@@ -1,0 +1,32 @@
+"""`pathwise bench planner --json` shape, and committed JSON Schemas stay in sync."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pathwise.cli import app
+from planner.documents import json_schemas
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "planner" / "schemas"
+
+
+def test_bench_planner_json_shape():
+    res = CliRunner().invoke(
+        app, ["bench", "planner", "--pairs", "2", "--seed", "3", "--courses", "150", "--json"]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert set(data) == {"ladder", "weighted_sum", "greedy"}
+    for m in data.values():
+        assert {"pairs", "certified", "median_s", "p95_s", "mean_utility", "mean_horizon"} <= set(m)
+        assert m["pairs"] == 2
+    assert data["ladder"]["certified"] == 2
+
+
+def test_committed_schemas_match_models():
+    for name, schema in json_schemas().items():
+        path = SCHEMAS / name.replace(".json", ".schema.json")
+        assert json.loads(path.read_text()) == schema, f"regenerate {path}: pathwise plan schema"

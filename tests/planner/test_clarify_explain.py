@@ -1,0 +1,70 @@
+"""Clarification asks nothing when the optimum is invariant; infeasibility is explained."""
+
+from __future__ import annotations
+
+from planner_fixtures import catalog, course
+
+from planner.clarify import clarify
+from planner.documents import AllOf, AnyOf, CourseRef
+from planner.explain import explain_infeasible
+from planner.hypergraph import compile_graph
+from planner.profile import Request
+
+
+def test_no_question_when_optimum_invariant(cfg):
+    g = compile_graph(
+        catalog(
+            [course("A 1"), course("B 1")],
+            AllOf(items=[CourseRef(course="A 1"), CourseRef(course="B 1")]),
+        )
+    )
+    req = Request(
+        program="P",
+        hypotheses={"risk": {"low": {"risk_tolerance": "low"}, "high": {"risk_tolerance": "high"}}},
+    )
+    out = clarify(g, req, cfg)
+    assert out.invariant and out.question is None
+
+
+def test_question_when_hypotheses_disagree(cfg):
+    cs = [course("A 1", title="Poetry"), course("B 1", title="Robotics")]
+    g = compile_graph(catalog(cs, AnyOf(items=[CourseRef(course="A 1"), CourseRef(course="B 1")])))
+    req = Request(
+        program="P",
+        hypotheses={
+            "interest": {
+                "poetry": {"interests": ["poetry"]},
+                "robots": {"interests": ["robotics"]},
+            },
+            "risk": {"low": {"risk_tolerance": "low"}, "high": {"risk_tolerance": "high"}},
+        },
+    )
+    out = clarify(g, req, cfg)
+    assert not out.invariant and out.dimension == "interest"
+    assert out.regret_reduction["interest"] > out.regret_reduction["risk"]
+
+
+def test_infeasibility_names_the_conflicting_limits(cfg):
+    cs = [
+        course("C 1"),
+        course("C 2", pre=CourseRef(course="C 1")),
+        course("C 3", pre=CourseRef(course="C 2")),
+        course("D 1"),
+    ]
+    g = compile_graph(
+        catalog(
+            cs,
+            AllOf(
+                items=[
+                    CourseRef(course="C 3", label="Capstone"),
+                    CourseRef(course="D 1", label="Design"),
+                ]
+            ),
+        )
+    )
+    lines = explain_infeasible(g, Request(program="P", horizon=2), cfg)
+    assert "finishing within 2 terms" in lines[0] and "Capstone" in lines[0]
+    assert "Design" not in lines[0]  # minimal: the satisfiable requirement is not blamed
+    assert any("Allow more than 2 terms" in line for line in lines)
+    lines = explain_infeasible(g, Request(program="P", horizon=3, max_units_per_term=4), cfg)
+    assert "at most 4 units per term" in lines[0]
