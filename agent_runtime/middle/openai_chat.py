@@ -1,9 +1,9 @@
-"""Minimal OpenAI-compatible chat-completions client shared by the LLM top and the endpoint middle.
+"""The runtime's chat call: a thin view of `serving.client.ChatClient` for the LLM top and the
+endpoint middle (one OpenAI-compatible client for the whole stack, per DESIGN.md).
 
-One POST to `{base_url}/chat/completions` over httpx, bounded tenacity retries on transport
-errors, timeouts and 5xx/429, token usage returned with the text. The API key travels only
-in the Authorization header and is never logged or put in an exception message. (The
-serving package will later provide the shared client; this module is its stand-in.)
+It adds what the runtime needs on top: environment configuration and errors that the layers
+turn into labeled steps instead of crashes. The API key travels only in the Authorization
+header inside the serving client and is never logged.
 """
 
 from __future__ import annotations
@@ -12,15 +12,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-from tenacity import (
-    retry,
-    retry_if_exception,
-    stop_after_attempt,
-    wait_exponential,
-)
-
 from agent_runtime.contracts.step_row import TokenUsage
+from serving.client import ChatClient as _ServingClient
+from serving.client import ChatRequestError
 
 
 class ChatError(RuntimeError):
@@ -34,16 +28,8 @@ class ChatReply:
     finish_reason: str | None = None
 
 
-def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, httpx.TransportError):  # connect/read errors and timeouts
-        return True
-    if isinstance(exc, httpx.HTTPStatusError):
-        return exc.response.status_code >= 500 or exc.response.status_code == 429
-    return False
-
-
 def env_config(prefix: str) -> dict[str, str | None]:
-    """base_url / model / api_key from PREFIX_* variables, falling back to OPENAI_*."""
+    """`{prefix}_BASE_URL / _MODEL / _API_KEY`, each falling back to `OPENAI_*`."""
 
     def get(name: str) -> str | None:
         return os.environ.get(f"{prefix}_{name}") or os.environ.get(f"OPENAI_{name}")
@@ -59,24 +45,27 @@ class ChatClient:
         api_key: str | None = None,
         *,
         timeout: float = 60.0,
-        retries: int = 3,
-        transport: httpx.BaseTransport | None = None,
+        retries: int = 3,  # attempts in all, the first included
     ) -> None:
         if not base_url or not model:
             raise ValueError("an OpenAI-compatible endpoint needs a base URL and a model name")
         self.base_url = base_url.rstrip("/")
         self.model = model
-        self.retries = max(1, retries)
-        headers = {"Content-Type": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        self._http = httpx.Client(timeout=timeout, headers=headers, transport=transport)
+        # Images are already decided by the caller (vision flag), so send messages as given.
+        self._client = _ServingClient(
+            self.base_url,
+            model,
+            api_key,
+            timeout=timeout,
+            max_retries=max(0, retries - 1),
+            vision=True,
+        )
 
     def __repr__(self) -> str:  # never show the key
         return f"ChatClient(base_url={self.base_url!r}, model={self.model!r})"
 
     def close(self) -> None:
-        self._http.close()
+        self._client.close()
 
     def complete(
         self,
@@ -86,47 +75,18 @@ class ChatClient:
         max_tokens: int | None = None,
         response_format: dict[str, Any] | None = None,
     ) -> ChatReply:
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": messages,
-            "temperature": temperature,
-        }
-        if max_tokens is not None:
-            body["max_tokens"] = max_tokens
-        if response_format is not None:
-            body["response_format"] = response_format
+        schema = None
+        if response_format is not None and response_format.get("type") == "json_schema":
+            spec = response_format["json_schema"]
+            schema = spec["schema"]
+            self._client.schema_name = spec.get("name", "output")
         try:
-            data = self._post(body)
-        except httpx.HTTPStatusError as e:
-            raise ChatError(f"endpoint answered HTTP {e.response.status_code}") from None
-        except httpx.HTTPError as e:
-            raise ChatError(f"endpoint unreachable: {type(e).__name__}") from None
-        try:
-            choice = data["choices"][0]
-            text = choice["message"].get("content") or ""
-        except (KeyError, IndexError, TypeError, AttributeError):
-            raise ChatError("endpoint reply has no choices[0].message") from None
-        u = data.get("usage") or {}
+            r = self._client.chat(
+                messages, json_schema=schema, temperature=temperature, max_tokens=max_tokens or 512
+            )
+        except ChatRequestError as e:
+            raise ChatError(str(e)) from None
         usage = TokenUsage(
-            prompt_tokens=int(u.get("prompt_tokens") or 0),
-            completion_tokens=int(u.get("completion_tokens") or 0),
+            prompt_tokens=r.usage.prompt_tokens, completion_tokens=r.usage.completion_tokens
         )
-        return ChatReply(text=text, usage=usage, finish_reason=choice.get("finish_reason"))
-
-    def _post(self, body: dict[str, Any]) -> dict[str, Any]:
-        @retry(
-            retry=retry_if_exception(_retryable),
-            stop=stop_after_attempt(self.retries),
-            wait=wait_exponential(multiplier=0.2, max=2.0),
-            reraise=True,
-        )
-        def once() -> dict[str, Any]:
-            r = self._http.post(f"{self.base_url}/chat/completions", json=body)
-            r.raise_for_status()
-            out: dict[str, Any] = r.json()
-            return out
-
-        try:
-            return once()
-        except ValueError:  # body was not JSON
-            raise ChatError("endpoint reply is not JSON") from None
+        return ChatReply(text=r.text, usage=usage, finish_reason=r.finish_reason)
