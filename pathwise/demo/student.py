@@ -63,7 +63,6 @@ def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path)
             rows, cfg.student.drill_examples, seed=cfg.split_seed + 1, compact=True
         )
         yield from augmented_records(rows, n, seed=cfg.split_seed)
-        yield from real["train"]  # the real rows too: the base sees the true distribution
 
     sizes = save_splits(
         {"train": train, "eval": lambda: iter(real["eval"])}, feats, out, stage_dir / "scratch"
