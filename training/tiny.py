@@ -203,11 +203,14 @@ def build_text(
     num_hidden_layers: int = 2,
     num_attention_heads: int = 4,
     num_key_value_heads: int = 2,
+    rope_theta: float | None = None,
 ) -> Path:
     """Build, save and reload-check a small random Qwen3 causal LM and its tokenizer.
 
     Defaults give the 2-layer, hidden-64 smoke model; a demo recipe passes larger sizes and
-    its own corpus. head_dim stays 32: vLLM's CPU attention rejects 16.
+    its own corpus. head_dim stays 32: vLLM's CPU attention rejects 16. `rope_theta` below
+    Qwen3's 1e6 gives a short-context student positional resolution at nearby tokens, which
+    the previous-token heads behind copying need.
     """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer, Qwen3Config, Qwen3ForCausalLM
@@ -224,7 +227,8 @@ def build_text(
         num_key_value_heads=num_key_value_heads,
         head_dim=32,
         max_position_embeddings=8192,
-        rope_parameters=_text_rope(32, vl=False),
+        rope_parameters=_text_rope(32, vl=False)
+        | ({"rope_theta": float(rope_theta)} if rope_theta else {}),
         tie_word_embeddings=False,
         pad_token_id=pad,
         eos_token_id=eos,

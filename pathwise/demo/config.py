@@ -12,7 +12,7 @@ RECIPES = Path(__file__).parent / "recipes"
 
 class StudentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", protected_namespaces=())
-    model: dict[str, int] = Field(
+    model: dict[str, int | float] = Field(
         default_factory=dict, description="Sizes for training.tiny.build_text (random base)."
     )
     base_recipe: str | None = Field(
