@@ -109,19 +109,15 @@ def augment_row(
         persona_criterion=persona_criterion(base.persona),
         protected_constraints=base.protected_constraints,
     )
-    if compact:
-        drill_top = top.model_copy(update={"intention": top.command})
-        drill_obs = obs.model_copy(update={"url": ""})
-        drill = MiddleInput(top=drill_top, observation=drill_obs)
-        out = HeuristicMiddle().propose(inp)
-        compiled = compile_action(out.raw, obs, base.history)
-        if compiled.action is None or compiled.report.rejection is not None or not out.confidence:
-            return None
-        return render_middle_user_text(drill), compiled.action.to_json()
     out = HeuristicMiddle().propose(inp)
     compiled = compile_action(out.raw, obs, base.history)
     if compiled.action is None or compiled.report.rejection is not None or not out.confidence:
         return None
+    if compact:
+        inp = MiddleInput(
+            top=top.model_copy(update={"intention": top.command}),
+            observation=obs.model_copy(update={"url": ""}),
+        )
     return render_middle_user_text(inp), compiled.action.to_json()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,6 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
 
     def evaluate(d: Path) -> dict[str, Any]:
         server = serve_eval.served(cfg, base, adapter, d / "vllm.log")
-        import time
-
         t0 = time.monotonic()
         with server:
             serve_s = time.monotonic() - t0

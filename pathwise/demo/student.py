@@ -79,16 +79,13 @@ def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path)
 def _corpus(datasets: list[Path], limit: int = 4000) -> list[str]:
     from datasets import load_from_disk
 
+    from training.data import text_messages
+
     texts: list[str] = []
     for path in datasets:
-        dd = load_from_disk(str(path))
-        split = dd["train"]
+        split = load_from_disk(str(path))["train"]
         for rec in split.select(range(min(limit, len(split)))):
-            for m in rec["messages"]:
-                content = m["content"]
-                if isinstance(content, list):
-                    content = "".join(p.get("text") or "" for p in content)
-                texts.append(content)
+            texts.extend(m["content"] for m in text_messages(rec["messages"]))
     return texts
 
 
