@@ -20,8 +20,18 @@ def main() -> None:
     ap.add_argument("--courses", type=int, default=300)
     ap.add_argument("--budget", type=float, default=None, help="seconds per solve (default 60)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument(
+        "--rows",
+        type=Path,
+        default=None,
+        help="JSONL checkpoint of finished pairs; rerun with the same file to resume "
+        "(default: OUT/planner-rows-seedS-cC.jsonl)",
+    )
     args = ap.parse_args()
-    result = run_bench(args.pairs, args.seed, args.courses, args.budget, progress=True)
+    rows = args.rows or args.out / f"planner-rows-seed{args.seed}-c{args.courses}.jsonl"
+    result = run_bench(
+        args.pairs, args.seed, args.courses, args.budget, progress=True, rows_path=rows
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "planner.json").write_text(json.dumps(result, indent=1) + "\n")
     md = "# Planner benchmark\n\n" + render_markdown(result) + "\n"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from planner.greedy import greedy_plan
@@ -29,22 +31,30 @@ def run_bench(
     n_courses: int = 300,
     budget: float | None = None,
     progress: bool = False,
+    rows_path: Path | None = None,
 ) -> dict[str, Any]:
-    """Every method sees the same catalog, pairs, budget and verifier, in one run."""
+    """Every method sees the same catalog, pairs, budget and verifier, in one run.
+
+    With ``rows_path`` each finished pair is appended to a JSONL file, and a rerun with
+    the same settings skips the pairs already there, so a long run survives interruption.
+    """
     docs = make_catalog(seed, n_courses)
     graph = compile_graph(docs)
     verifier = Verifier(docs)
     cfg = SolverConfig.load(time_budget_s=budget, top_k=1)
     profiles = make_profiles(docs, pairs, seed)
-    rows: list[dict[str, Any]] = []
-    it = enumerate(profiles)
+    key = {"seed": seed, "courses": n_courses, "budget_s": cfg.time_budget_s}
+    rows = _load_rows(rows_path, key) if rows_path else []
+    done = {r["pair"] for r in rows}
+    sink = _open_rows(rows_path, key) if rows_path else None
+    it = [(i, req) for i, req in enumerate(profiles) if i not in done]
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(it, total=pairs)
+        it = tqdm(it, total=pairs, initial=len(done))
     for i, req in it:
         row: dict[str, Any] = {"pair": i, "program": req.program}
-        util = course_utility(graph, req)
+        util = course_utility(graph, req, interest_model=cfg.interest_model)
         for method in METHODS:
             t0 = time.monotonic()
             if method == "greedy":
@@ -69,6 +79,12 @@ def run_bench(
                 "horizon": max((t for _, t in plan), default=0) if ok else None,
             }
         rows.append(row)
+        if sink is not None:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+    if sink is not None:
+        sink.close()
+    rows = sorted((r for r in rows if r["pair"] < pairs), key=lambda r: r["pair"])
     summary = {}
     for m in METHODS:
         rs = [r[m] for r in rows]
@@ -101,6 +117,40 @@ def run_bench(
         "paired_utility": {"pairs": len(both), **paired},
         "rows": rows,
     }
+
+
+def _load_rows(path: Path, key: dict[str, Any]) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()
+    if not lines or json.loads(lines[0]).get("key") != key:
+        raise ValueError(
+            f"{path}: rows were written with other settings than {key}; "
+            "pass another --rows file or delete this one"
+        )
+    rows = []
+    for n, line in enumerate(lines[1:], start=2):
+        try:
+            rows.append(json.loads(line))
+        except json.JSONDecodeError:
+            # A run killed mid-write leaves at most one torn last line; that pair reruns.
+            if n != len(lines):
+                raise ValueError(f"{path}:{n}: not a JSON row") from None
+    return rows
+
+
+def _open_rows(path: Path, key: dict[str, Any]):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fresh = not path.exists()
+    if not fresh:
+        text = path.read_text()
+        if text and not text.endswith("\n"):
+            # Drop the torn tail so appended rows start on their own line.
+            path.write_text(text[: text.rfind("\n") + 1])
+    f = path.open("a")
+    if fresh:
+        f.write(json.dumps({"key": key}) + "\n")
+    return f
 
 
 def render_markdown(result: dict[str, Any]) -> str:

@@ -51,7 +51,7 @@ def clarify(
         plans.append(frozenset((c.course, c.term) for c in p.courses) if p else None)
     if len(set(plans)) == 1:
         return Clarification(None, None, True)
-    utils = [course_utility(graph, r) for r in reqs]
+    utils = [course_utility(graph, r, interest_model=cfg.interest_model) for r in reqs]
 
     def value(i: int, plan: frozenset | None) -> float:
         return -1e6 if plan is None else sum(utils[i][c] for c, _ in plan)

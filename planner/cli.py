@@ -41,6 +41,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         top_k: int = typer.Option(None, help="number of plans (config default 3)"),
         budget: float = typer.Option(None, help="seconds for one ladder solve (default 60)"),
         workers: int = typer.Option(None, help="CP-SAT workers (default 1)"),
+        interest_model: str = typer.Option(
+            None,
+            help="sentence-transformers model (local directory or installed name) for the "
+            "embedding direct interest I0; default: utility.yaml's interest block (lexical)",
+        ),
     ) -> None:
         """Plan a request: prints a term-by-term table and writes JSON."""
         if ctx.invoked_subcommand is not None:
@@ -49,9 +54,11 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             typer.echo(ctx.get_help())
             raise typer.Exit(2)
         from planner.documents import DocumentError, load_docs
+        from planner.embedding import InterestModelError
         from planner.hypergraph import compile_graph
         from planner.profile import load_request, parse_text
         from planner.solve import SolverConfig, plan_request
+        from planner.utility import course_utility
 
         try:
             catalog = load_docs(docs)
@@ -77,11 +84,26 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                 )
             )
             raise typer.Exit(3)
-        cfg = SolverConfig.load(top_k=top_k, time_budget_s=budget, workers=workers)
+        try:
+            # Fail before any solve when the interest model cannot load; the embeddings this
+            # computes stay cached for the solves below.
+            course_utility(graph, req, interest_model=interest_model)
+        except InterestModelError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        cfg = SolverConfig.load(
+            top_k=top_k, time_budget_s=budget, workers=workers, interest_model=interest_model
+        )
         if req.hypotheses:
             from planner.clarify import clarify
 
-            c = clarify(graph, req, SolverConfig.load(time_budget_s=budget, workers=workers))
+            c = clarify(
+                graph,
+                req,
+                SolverConfig.load(
+                    time_budget_s=budget, workers=workers, interest_model=interest_model
+                ),
+            )
             if c.question:
                 typer.echo(c.question)
                 out.write_text(

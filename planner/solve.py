@@ -38,6 +38,8 @@ class SolverConfig:
     weighted_sum: dict[str, int] = field(
         default_factory=lambda: {"horizon": 100000, "load": 2000, "utility": 10, "option": 1}
     )
+    # `--interest-model`: the embedding I0 with this model, over utility.yaml's `interest` block.
+    interest_model: str | None = None
 
     @classmethod
     def load(cls, path: str | Path = CONFIG, **overrides: Any) -> SolverConfig:
@@ -218,7 +220,7 @@ def solve_ladder(
         # *what* they schedule by at least min_hamming classes, not only in when.
         terms = [1 - enc.taken[k] if k in prev else enc.taken[k] for k in enc.classes]
         enc.model.Add(sum(terms) >= cfg.min_hamming)
-    utility = course_utility(graph, request)
+    utility = course_utility(graph, request, interest_model=cfg.interest_model)
     ladder = _Ladder(enc, cfg, utility, option_value(graph), t0 + cfg.time_budget_s)
     uncertified: str | None = None
     status = cp_model.UNKNOWN

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from planner.documents import AnyOf, ChooseN, CourseRef, Expr
+from planner.embedding import InterestModelError, embedding_interest
 from planner.hypergraph import Hypergraph, walk
 from planner.profile import Request
 
@@ -30,8 +31,8 @@ def _tokens(text: str) -> Counter[str]:
 
 
 def lexical_interest(graph: Hypergraph, interests: list[str]) -> dict[str, float]:
-    """I0: cosine similarity of interest words to course text (a lexical stand-in for an
-    embedding model; the interface is one score in [0, 1] per course)."""
+    """I0: cosine similarity of interest words to course text (the default backend; the
+    embedding one in planner/embedding.py keeps the interface: one score in [0, 1] per course)."""
     q = _tokens(" ".join(interests))
     if not q:
         return dict.fromkeys(graph.courses, 0.0)
@@ -42,6 +43,33 @@ def lexical_interest(graph: Hypergraph, interests: list[str]) -> dict[str, float
         dn = math.sqrt(sum(v * v for v in d.values())) or 1.0
         out[cid] = sum(q[w] * d[w] for w in q) / (qn * dn)
     return out
+
+
+def direct_interest(
+    graph: Hypergraph, interests: list[str], cfg: dict[str, Any], source: str = str(CONFIG)
+) -> dict[str, float]:
+    """I0 by the backend that the config's `interest` block names (lexical when absent).
+
+    `source` names where that block came from, so a model that cannot be loaded is reported
+    together with the file (or option) that asked for it.
+    """
+    spec = cfg.get("interest") or {}
+    backend = spec.get("backend") or "lexical"
+    if backend == "lexical":
+        return lexical_interest(graph, interests)
+    if backend != "embedding":
+        raise InterestModelError(
+            f"interest.backend must be lexical or embedding, not {backend!r} ({source})"
+        )
+    model = spec.get("model")
+    if not model:
+        raise InterestModelError(
+            f"interest.backend is embedding but interest.model is unset ({source})"
+        )
+    try:
+        return embedding_interest(graph, interests, str(model))
+    except InterestModelError as exc:
+        raise InterestModelError(f"{exc} (model named by {source})") from exc
 
 
 def _diffuse(graph: Hypergraph, i0: dict[str, float], cfg: dict[str, Any]) -> dict[str, float]:
@@ -117,12 +145,23 @@ def _direct_refs(expr: Expr | None) -> list[str]:
 
 
 def course_utility(
-    graph: Hypergraph, request: Request, cfg: dict[str, Any] | None = None
+    graph: Hypergraph,
+    request: Request,
+    cfg: dict[str, Any] | None = None,
+    interest_model: str | None = None,
 ) -> dict[str, float]:
-    """S(c) for every course (Eq. 3)."""
+    """S(c) for every course (Eq. 3).
+
+    `interest_model` (a local sentence-transformers directory or installed model name)
+    overrides the config's `interest` block with the embedding backend, as `--interest-model`.
+    """
+    source = str(CONFIG) if cfg is None else "the utility config passed to course_utility"
     cfg = cfg or load_config()
+    if interest_model:
+        cfg = {**cfg, "interest": {"backend": "embedding", "model": interest_model}}
+        source = "--interest-model"
     wt = cfg["weights"]
-    i0 = lexical_interest(graph, request.interests)
+    i0 = direct_interest(graph, request.interests, cfg, source)
     i_d = _diffuse(graph, i0, cfg)
     u = _unlock(graph, i0, cfg)
     program_courses: set[str] = set()

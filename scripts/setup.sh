@@ -2,7 +2,7 @@
 # Idempotent setup for a fresh Debian / Python 3.11 machine without a GPU (and for GPU nodes).
 #   - Debian's chromium when /usr/bin/chromium is missing (never `playwright install`)
 #   - .venv with a pinned torch that pip takes from this machine's disk, then the project
-#     with its [train,dev] extras and DeepSpeed built against that torch
+#     with its [train,dev,embed] extras and DeepSpeed built against that torch
 # Re-running it is cheap: it skips every step whose result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,8 +68,8 @@ fi
 log "installing pinned torch ($TORCH)"
 $PIP install -q --upgrade pip
 $PIP install -q $TORCH
-log "installing pathwise with [train,dev] extras"
-$PIP install -q -e ".[train,dev]" $TORCH
+log "installing pathwise with [train,dev,embed] extras"
+$PIP install -q -e ".[train,dev,embed]" $TORCH
 if ! .venv/bin/python -c "import deepspeed" >/dev/null 2>&1; then
   log "building DeepSpeed 0.19.8 against the installed torch"
   $PIP install -q "deepspeed==0.19.8" --no-build-isolation

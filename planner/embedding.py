@@ -1,0 +1,87 @@
+"""Embedding direct interest I0: KnowPlan, "DegreeMap: Personalized Degree Planning", Eq. 3."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from planner.hypergraph import Hypergraph
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+INSTALL_HINT = "pip install -e '.[embed]' (or pip install 'sentence-transformers>=6.0,<7')"
+
+
+class InterestModelError(RuntimeError):
+    """The embedding interest backend cannot run: package missing or model not loadable."""
+
+
+def course_text(graph: Hypergraph, cid: str) -> str:
+    """The text I0 compares against; the same string the lexical I0 tokenises."""
+    node = graph.courses[cid]
+    return f"{node.text} {node.department}"
+
+
+def _model_key(model: str) -> str:
+    # One cache entry per directory however it was spelled (relative, absolute, symlink).
+    p = Path(model).expanduser()
+    return str(p.resolve()) if p.exists() else model
+
+
+@lru_cache(maxsize=2)
+def load_model(model: str) -> SentenceTransformer:
+    """Load a sentence-transformers model from a local directory or the local model cache."""
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise InterestModelError(
+            f"the embedding interest backend needs sentence-transformers: {INSTALL_HINT}"
+        ) from exc
+    try:
+        # local_files_only: planning must never download weights; a name that is neither a
+        # directory nor already in the local cache is a configuration error, not a fetch.
+        return SentenceTransformer(model, device="cpu", local_files_only=True)
+    except Exception as exc:
+        raise InterestModelError(
+            f"cannot load interest model {model!r} (a local sentence-transformers directory "
+            f"or an installed model name is expected): {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+def _encode(model: str, texts: tuple[str, ...]) -> np.ndarray:
+    emb: Any = load_model(model).encode(
+        list(texts), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+    )
+    out = np.asarray(emb, dtype=np.float32)
+    out.flags.writeable = False  # shared through the caches below
+    return out
+
+
+# The benchmark and the ladder call the utility once per request (and per rank), so the
+# catalog is encoded once per (model, course texts) and each interest list once per model.
+_course_matrix = lru_cache(maxsize=4)(_encode)
+_interest_matrix = lru_cache(maxsize=256)(_encode)
+
+
+def embedding_interest(graph: Hypergraph, interests: list[str], model: str) -> dict[str, float]:
+    """I0 per course: the best cosine between any one interest and the course text, in [0, 1].
+
+    Same contract as `lexical_interest`: one score per course, 0 for every course when the
+    request names no interests. Max over interests (rather than one joined query) keeps a
+    course that matches one interest strongly from being diluted by unrelated interests.
+    """
+    phrases = tuple(s.strip() for s in interests if s and s.strip())
+    if not phrases:
+        return dict.fromkeys(graph.courses, 0.0)
+    key = _model_key(model)
+    cids = list(graph.courses)
+    courses = _course_matrix(key, tuple(course_text(graph, c) for c in cids))
+    queries = _interest_matrix(key, phrases)
+    # Normalised embeddings: the dot product is the cosine; negative cosines mean "unrelated",
+    # which the lexical I0 (non-negative counts) also scores 0.
+    sims = np.clip((courses @ queries.T).max(axis=1), 0.0, 1.0)
+    return {c: float(s) for c, s in zip(cids, sims, strict=True)}
