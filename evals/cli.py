@@ -32,6 +32,14 @@ def offline(
         bool, typer.Option("--vision/--text-only", help="Send the screenshot as an image part.")
     ] = False,
     max_tokens: Annotated[int, typer.Option(min=1, help="Completion token cap.")] = 256,
+    grounded_schema: Annotated[
+        bool,
+        typer.Option(
+            "--grounded-schema/--global-schema",
+            help="Decode with a per-step schema (target among the visible labels, typed text "
+            "among the command's quoted strings) instead of the global Action AST schema.",
+        ),
+    ] = False,
 ) -> None:
     """Held-out post-guard prediction: AST validity, action match, target match (Appendix E)."""
     from evals._out import OutExistsError
@@ -56,6 +64,7 @@ def offline(
         limit=limit,
         vision=vision,
         max_tokens=max_tokens,
+        grounded_schema=grounded_schema,
     )
     try:
         res = run_offline(cfg)
@@ -85,6 +94,13 @@ def live(
     endpoint: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
     model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
     vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
+    grounded_schema: Annotated[
+        bool,
+        typer.Option(
+            "--grounded-schema/--global-schema",
+            help="Decode each step with its grounded schema (visible labels, quoted strings).",
+        ),
+    ] = False,
     workers: Annotated[int, typer.Option(min=1, help="Parallel browsers.")] = 1,
     step_cap: Annotated[int, typer.Option(min=1, help="Browser steps per rollout.")] = 20,
     timeout: Annotated[float, typer.Option(help="Seconds per rollout.")] = 900.0,
@@ -116,6 +132,7 @@ def live(
         endpoint=endpoint,
         model=model,
         vision=vision,
+        grounded_schema=grounded_schema,
         workers=workers,
         step_cap=step_cap,
         timeout_s=timeout,

@@ -29,21 +29,30 @@ class BatchItem(BaseModel):
 def chat_many(
     backend: ChatBackend,
     conversations: Sequence[list[Message]],
-    json_schema: dict[str, Any] | None = None,
+    json_schema: dict[str, Any] | Sequence[dict[str, Any] | None] | None = None,
     concurrency: int = 8,
     temperature: float = 0.0,
     max_tokens: int = 256,
     progress: bool = True,
     desc: str = "chat",
 ) -> list[BatchItem]:
-    """Run ``backend.chat`` over every conversation with ``concurrency`` calls in flight."""
+    """Run ``backend.chat`` over every conversation with ``concurrency`` calls in flight.
+
+    ``json_schema`` is one schema for every call, or one per conversation (a grounded
+    schema differs per step)."""
     items: list[BatchItem | None] = [None] * len(conversations)
+    if json_schema is None or isinstance(json_schema, dict):
+        schemas: Sequence[dict[str, Any] | None] = [json_schema] * len(conversations)
+    else:
+        schemas = json_schema
+        if len(schemas) != len(conversations):
+            raise ValueError(f"{len(schemas)} schemas for {len(conversations)} conversations")
 
     def one(i: int) -> BatchItem:
         try:
             res = backend.chat(
                 conversations[i],
-                json_schema=json_schema,
+                json_schema=schemas[i],
                 temperature=temperature,
                 max_tokens=max_tokens,
             )

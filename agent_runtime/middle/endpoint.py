@@ -13,8 +13,9 @@ from typing import Any
 
 from agent_runtime.contracts.actions import action_ast_decoding_schema
 from agent_runtime.middle.base import MiddleInput, MiddleOutput
+from agent_runtime.middle.grounded_schema import grounded_schema
 from agent_runtime.middle.openai_chat import ChatClient, ChatError, env_config
-from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
+from agent_runtime.middle.prompt import MAX_LABELS, MIDDLE_SYSTEM_PROMPT, render_middle_user_text
 
 
 def build_messages(inp: MiddleInput, *, vision: bool = True) -> list[dict[str, Any]]:
@@ -26,14 +27,19 @@ def build_messages(inp: MiddleInput, *, vision: bool = True) -> list[dict[str, A
     return [{"role": "system", "content": MIDDLE_SYSTEM_PROMPT}, {"role": "user", "content": parts}]
 
 
-def response_format() -> dict[str, Any]:
+def response_format(inp: MiddleInput | None = None) -> dict[str, Any]:
+    """The global Action AST schema, or with ``inp`` the step's grounded schema."""
+    schema = (
+        action_ast_decoding_schema()
+        if inp is None
+        else grounded_schema(
+            inp.top.command or inp.top.intention,
+            [el.label for el in inp.observation.labels[:MAX_LABELS]],
+        )
+    )
     return {
         "type": "json_schema",
-        "json_schema": {
-            "name": "action_ast",
-            "schema": action_ast_decoding_schema(),
-            "strict": True,
-        },
+        "json_schema": {"name": "action_ast", "schema": schema, "strict": True},
     }
 
 
@@ -51,6 +57,7 @@ class EndpointMiddle:
         vision: bool = True,
         temperature: float = 0.0,
         max_tokens: int = 256,
+        grounded_schema: bool = False,
         client: ChatClient | None = None,
     ) -> None:
         self.client = client or ChatClient(
@@ -60,6 +67,7 @@ class EndpointMiddle:
         self.vision = vision
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.grounded_schema = grounded_schema
 
     @classmethod
     def from_env(cls, **kw: Any) -> EndpointMiddle:
@@ -73,7 +81,7 @@ class EndpointMiddle:
                 build_messages(inp, vision=self.vision),
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
-                response_format=response_format(),
+                response_format=response_format(inp if self.grounded_schema else None),
             )
         except ChatError as e:
             # No completion: hand the guards an empty output; they reject it with a fallback

@@ -28,6 +28,14 @@ def run(
     ] = None,
     model: Annotated[str | None, typer.Option(help="Served model (or LoRA adapter) name.")] = None,
     vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
+    grounded_schema: Annotated[
+        bool,
+        typer.Option(
+            "--grounded-schema/--global-schema",
+            help="Endpoint middle decodes each step with its grounded schema (visible labels, "
+            "the command's quoted strings).",
+        ),
+    ] = False,
     top: Annotated[
         str, typer.Option(help="rule, or llm (PATHWISE_TOP_BASE_URL/MODEL/API_KEY).")
     ] = "rule",
@@ -80,6 +88,7 @@ def run(
             endpoint=endpoint,
             model=model,
             vision=vision,
+            grounded_schema=grounded_schema,
         ),
     )
     try:

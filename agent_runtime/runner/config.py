@@ -16,6 +16,8 @@ class MiddleSpec(BaseModel):
     model: str | None = None
     vision: bool = False
     temperature: float = 0.1  # Table 20: action realization at 0.1
+    # Decode with the step's grounded schema (agent_runtime/middle/grounded_schema.py).
+    grounded_schema: bool = False
 
 
 class TopSpec(BaseModel):

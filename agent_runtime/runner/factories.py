@@ -83,6 +83,7 @@ def make_layers(cfg: RunConfig) -> tuple[TopLayer, MiddlePolicy]:
             model=cfg.middle.model,
             vision=cfg.middle.vision,
             temperature=cfg.middle.temperature,
+            grounded_schema=cfg.middle.grounded_schema,
         )
     else:
         from agent_runtime.middle.heuristic import HeuristicMiddle

@@ -35,6 +35,7 @@ class LiveConfig:
     endpoint: str | None = None
     model: str | None = None
     vision: bool = False
+    grounded_schema: bool = False
     workers: int = 1
     step_cap: int = 20
     timeout_s: float = 900.0
@@ -97,6 +98,7 @@ def run_candidate(cfg: LiveConfig, contracts: list[Any], progress: bool = True) 
             endpoint=cfg.endpoint,
             model=cfg.model,
             vision=cfg.vision,
+            grounded_schema=cfg.grounded_schema,
         ),
     )
     run_dir = cfg.out / RUN_SUBDIR

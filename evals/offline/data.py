@@ -48,6 +48,14 @@ def target_text(record: dict[str, Any]) -> str:
     raise ValueError("record has no assistant turn")
 
 
+def user_text(messages: list[Message]) -> str:
+    """The last user turn's text (the rendered middle input) of request messages."""
+    for m in reversed(messages):
+        if m["role"] == "user":
+            return _text_of(m["content"])
+    raise ValueError("request has no user turn")
+
+
 def image_png(image: Any) -> bytes | None:
     """PNG bytes of a decoded datasets Image (PIL), an undecoded {'bytes', 'path'} dict or bytes."""
     if image is None:

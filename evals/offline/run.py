@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_runtime.contracts.actions import action_ast_decoding_schema
+from agent_runtime.middle.grounded_schema import grounded_schema_from_text
 from evals._out import fresh_dir, refuse_existing, write_json
 from evals.offline import data, metrics
 from evals.offline.report import write_report
@@ -35,6 +36,8 @@ class OfflineConfig:
     vision: bool = False
     max_tokens: int = 256
     temperature: float = 0.0
+    # Per-step schema (visible labels, the command's quoted strings) instead of the global one.
+    grounded_schema: bool = False
 
     def model_label(self) -> str:
         if self.local is not None:
@@ -50,6 +53,10 @@ def _backend(cfg: OfflineConfig) -> Any:
     if not (cfg.endpoint and cfg.model):
         raise ValueError("give --endpoint URL and --model NAME, or --local MODEL_DIR")
     return backends.endpoint_backend(cfg.endpoint, cfg.model, vision=cfg.vision)
+
+
+def _schemas(requests: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [grounded_schema_from_text(data.user_text(msgs)) for msgs in requests]
 
 
 def run_offline(
@@ -80,7 +87,7 @@ def run_offline(
         items = chat_many(
             backend,
             requests,
-            json_schema=action_ast_decoding_schema(),
+            json_schema=_schemas(requests) if cfg.grounded_schema else action_ast_decoding_schema(),
             concurrency=concurrency,
             temperature=cfg.temperature,
             max_tokens=cfg.max_tokens,

@@ -39,6 +39,11 @@ class DemoConfig(BaseModel):
     max_model_len: int = 2048
     serve_dtype: str = "bfloat16"
     serve_timeout_s: float = 300.0
+    grounded_schema: bool = Field(
+        default=False,
+        description="Student decodes with the per-step grounded schema (visible labels, the "
+        "command's quoted strings); offline is then also reported with the global schema.",
+    )
     train_threads: int = Field(
         default=1, ge=1, description="torch threads for training (1 beats 2 on a shared 2-core box)"
     )

@@ -84,7 +84,10 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
         live = ev["live"]["results"]
         cand, ref = live["candidate"], live["reference"]
         manifest = s["export"]["manifest"]
+        glob = (ev.get("offline_global") or {}).get("metrics")
+        decoding = "grounded" if cfg.grounded_schema else "global"
         report["offline"] = {
+            "decoding_schema": decoding,
             "n": off["n"],
             "ast_validity": off["ast_validity"],
             "action_match": off["action_match"],
@@ -93,6 +96,18 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
             "exact_action_match": off.get("exact_action_match"),
             "prompt_overlap": manifest.get("prompt_overlap"),
         }
+        if glob:
+            report["offline_global_schema"] = {
+                k: glob.get(k)
+                for k in (
+                    "n",
+                    "ast_validity",
+                    "action_match",
+                    "target_match",
+                    "action_and_target_match",
+                    "exact_action_match",
+                )
+            }
         report["live"] = {
             "episodes": cand["episodes"],
             "student_success": cand["all"]["rate"],
@@ -140,11 +155,22 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
         md += [
             "## Offline: held-out post-guard action and target match",
             "",
-            "| examples | AST validity | action match | target match | both | exact action |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: |",
-            f"| {off['n']} | {_pct(off['ast_validity'])} | {_pct(off['action_match'])} | "
-            f"{_pct(off['target_match'])} | {_pct(off['action_and_target_match'])} | "
-            f"{_pct(off.get('exact_action_match'))} |",
+            "| decoding schema | examples | AST validity | action match | target match | both "
+            "| exact action |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+            *[
+                f"| {name} | {m['n']} | {_pct(m['ast_validity'])} | {_pct(m['action_match'])} | "
+                f"{_pct(m['target_match'])} | {_pct(m['action_and_target_match'])} | "
+                f"{_pct(m.get('exact_action_match'))} |"
+                for name, m in ((decoding, off), ("global", glob))
+                if m
+            ],
+            "",
+            "The *grounded* schema is built per step (target among the visible labels, typed "
+            "text among the command's quoted strings; agent_runtime/middle/grounded_schema.py); "
+            "the *global* one is the Action AST schema every step shares."
+            if glob
+            else "Decoding used the global Action AST schema.",
             "",
             "AST validity, action match and target match are WebRider Appendix E's definitions; "
             "*exact action* also requires the typed text (and every other field) to match.",
@@ -156,6 +182,8 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
             "![confusion matrix](confusion_matrix.png)",
             "",
             "## Live insertion (rule top, guards and executor fixed)",
+            "",
+            f"The student decodes with the {decoding} schema.",
             "",
             "| denominator | episodes | student | teacher |",
             "| --- | ---: | ---: | ---: |",

@@ -26,10 +26,12 @@ def served(cfg: DemoConfig, base: Path, adapter: Path, log: Path) -> Any:
     return VLLMServer(scfg, log_path=log, startup_timeout=cfg.serve_timeout_s)
 
 
-def offline_stage(dataset: Path, endpoint: str, stage_dir: Path, vision: bool) -> dict[str, Any]:
+def offline_stage(
+    dataset: Path, endpoint: str, stage_dir: Path, vision: bool, grounded_schema: bool = False
+) -> dict[str, Any]:
     from evals.offline.run import OfflineConfig, run_offline
 
-    out = stage_dir / "eval"
+    out = stage_dir / ("eval-grounded" if grounded_schema else "eval")
     res = run_offline(
         OfflineConfig(
             dataset=dataset,
@@ -39,13 +41,19 @@ def offline_stage(dataset: Path, endpoint: str, stage_dir: Path, vision: bool) -
             model=ADAPTER_NAME,
             concurrency=8,
             vision=False,
+            grounded_schema=grounded_schema,
         )
     )
     return {"out": str(out), "metrics": res["metrics"], "results": res}
 
 
 def live_stage(
-    contracts: Path, reference_run: Path, endpoint: str, workers: int, stage_dir: Path
+    contracts: Path,
+    reference_run: Path,
+    endpoint: str,
+    workers: int,
+    stage_dir: Path,
+    grounded_schema: bool = False,
 ) -> dict[str, Any]:
     from evals.live.run import LiveConfig, run_live
 
@@ -58,6 +66,7 @@ def live_stage(
             endpoint=endpoint,
             model=ADAPTER_NAME,
             workers=workers,
+            grounded_schema=grounded_schema,
         )
     )
     return {"out": str(out), "results": res}

@@ -1,0 +1,108 @@
+"""Grounded per-step decoding schema: visible labels and the command's quoted strings."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+
+from agent_runtime.contracts import ActionAST, TopState
+from agent_runtime.middle.base import MiddleInput
+from agent_runtime.middle.endpoint import EndpointMiddle
+from agent_runtime.middle.grounded_schema import (
+    grounded_schema,
+    grounded_schema_from_text,
+    quoted_strings,
+)
+from agent_runtime.middle.prompt import render_middle_user_text
+from serving.batch import chat_many
+
+from .helpers import FakeOpenAI, el, obs
+
+
+def _alts(schema: dict) -> dict[str, dict]:
+    return {a["properties"]["type"]["const"]: a for a in schema["properties"]["action"]["anyOf"]}
+
+
+def test_quoted_strings_unescape_and_dedupe() -> None:
+    cmd = 'type "say \\"hi\\"" into "Name" textbox'
+    assert quoted_strings(cmd) == ['say "hi"', "Name"]
+    assert quoted_strings('click "a" then "a"') == ["a"]
+    assert quoted_strings("scroll down") == []
+
+
+def test_schema_narrows_targets_and_text() -> None:
+    s = grounded_schema('type "bob" into "Username" textbox', [4, 1, 1])
+    alts = _alts(s)
+    assert alts["click"]["properties"]["target"] == {"enum": [1, 4]}
+    assert alts["type"]["properties"]["target"] == {"enum": [1, 4]}
+    assert alts["type"]["properties"]["text"] == {"enum": ["bob", "Username"]}
+    scroll = alts["scroll"]["properties"]["target"]["anyOf"]
+    assert {"const": "window"} in scroll and {"enum": [1, 4]} in scroll
+    # The fallback keeps the global schema's safe alternatives.
+    assert s["properties"]["fallback"] == grounded_schema("", [])["properties"]["fallback"]
+
+
+def test_every_admitted_choice_is_a_valid_action_ast() -> None:
+    s = grounded_schema('type "bob" into "Username" textbox', [0, 2])
+    t = _alts(s)["type"]["properties"]
+    for target, text, submit in itertools.product(t["target"]["enum"], t["text"]["enum"], [1, 0]):
+        doc = {"action": {"type": "type", "target": target, "text": text, "submit": bool(submit)}}
+        assert ActionAST.model_validate(doc).action.text == text
+
+
+def test_no_labels_drops_target_actions_and_no_quotes_leaves_text_free() -> None:
+    alts = _alts(grounded_schema("scroll down", []))
+    assert "click" not in alts and "type" not in alts
+    assert alts["scroll"]["properties"]["target"] == {"anyOf": [{"const": "window"}]}
+    free = _alts(grounded_schema("focus textbox #1", [0]))["type"]["properties"]["text"]
+    assert free.get("type") == "string" and "enum" not in free
+
+
+def test_schema_from_rendered_text_matches_the_input() -> None:
+    inp = MiddleInput(
+        top=TopState(intention="log in", command='type "x\\"y" into "Password" textbox'),
+        observation=obs(el(0, "textbox", "Username"), el(3, "textbox", "Password")),
+    )
+    text = render_middle_user_text(inp)
+    assert grounded_schema_from_text(text) == grounded_schema(inp.top.command, [0, 3])
+
+
+def test_endpoint_middle_sends_the_grounded_schema() -> None:
+    ast = (
+        '{"action":{"type":"click","target":2},'
+        '"fallback":{"type":"wait","reason":"loading","seconds":1}}'
+    )
+    inp = MiddleInput(
+        top=TopState(intention="t", command='click "ok" button'),
+        observation=obs(el(0, "button", "cancel"), el(2, "button", "ok")),
+    )
+    with FakeOpenAI([ast, ast]).running() as fake:
+        EndpointMiddle(fake.base_url, "m", timeout=5, grounded_schema=True).propose(inp)
+        EndpointMiddle(fake.base_url, "m", timeout=5).propose(inp)
+    grounded = fake.requests[0]["response_format"]["json_schema"]["schema"]
+    assert _alts(grounded)["click"]["properties"]["target"] == {"enum": [0, 2]}
+    plain = fake.requests[1]["response_format"]["json_schema"]["schema"]
+    assert _alts(plain)["click"]["properties"]["target"]["type"] == "integer"
+
+
+class _Echo:
+    def __init__(self) -> None:
+        self.seen: list[dict | None] = []
+
+    def chat(self, messages, json_schema=None, temperature=0.0, max_tokens=256):
+        from serving.protocol import ChatResult
+
+        self.seen.append(json_schema)
+        return ChatResult(text=json.dumps(json_schema))
+
+
+def test_chat_many_takes_one_schema_per_conversation() -> None:
+    backend = _Echo()
+    convs = [[{"role": "user", "content": str(i)}] for i in range(3)]
+    schemas = [{"i": i} for i in range(3)]
+    items = chat_many(backend, convs, json_schema=schemas, concurrency=1, progress=False)
+    assert [json.loads(it.result.text) for it in items] == schemas
+    with pytest.raises(ValueError, match="2 schemas for 3 conversations"):
+        chat_many(backend, convs, json_schema=schemas[:2], progress=False)
