@@ -33,7 +33,7 @@ _RESERVED_TRAINER_KEYS = {
     "fp16": "precision",
     "tf32": "precision",
     "deepspeed": "distributed.accelerate_config (the accelerate YAML names the DeepSpeed JSON)",
-    "assistant_only_loss": "fixed True by the runner (loss on assistant tokens only)",
+    "assistant_only_loss": "loss_on (assistant, the default, or all)",
     "completion_only_loss": "fixed by the runner",
     "packing": "fixed False by the runner (Table 37: no packing)",
     "dataset_num_proc": "data.preprocessing_workers",
@@ -128,6 +128,11 @@ class Recipe(_Strict):
     precision: Literal["bf16", "fp32"]
     output_dir: str
     wandb_project: str | None = None
+    # assistant: SFT loss on the assistant turns only (every paper recipe). all: every token,
+    # which is how a RANDOM base is fitted: repeated strings inside the prompt (a quoted word in
+    # the command and again in a label) train the previous-token and induction heads that
+    # matching and copying need, long before the answer tokens alone would.
+    loss_on: Literal["assistant", "all"] = "assistant"
     resume: ResumeSpec = ResumeSpec()
     trainer: dict[str, Any] = Field(
         default_factory=dict, description="remaining TRL SFTConfig fields, passed through"
@@ -229,7 +234,7 @@ def sft_kwargs(recipe: Recipe, output_dir: str | Path) -> dict[str, Any]:
         # SFTConfig defaults bf16=True even on CPU; DeepSpeed refuses a precision mismatch.
         "bf16": bf16,
         "fp16": False,
-        "assistant_only_loss": True,
+        "assistant_only_loss": recipe.loss_on == "assistant",
         "packing": False,
         "dataset_num_proc": recipe.data.preprocessing_workers,
         "report_to": report_to(recipe),

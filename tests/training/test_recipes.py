@@ -45,7 +45,9 @@ def test_recipe_validates_through_sftconfig(path: Path, tmp_path):
     recipe = load_recipe(path)
     assert recipe.name == path.stem
     cfg = build_sft_config(recipe, tmp_path, validate_only=True)
-    assert cfg.assistant_only_loss is True and cfg.packing is False
+    assert cfg.assistant_only_loss is (recipe.loss_on == "assistant") and cfg.packing is False
+    # All-token loss is the base-stage setting of a random student; adapters train on answers.
+    assert recipe.loss_on == "assistant" or recipe.lora is None
     assert cfg.per_device_train_batch_size == recipe.batch.micro_batch
     assert cfg.gradient_accumulation_steps == recipe.batch.grad_accum
     assert cfg.max_length == recipe.data.max_length
@@ -67,6 +69,7 @@ def test_paper_recipes_match_tables_37_to_39(name: str):
         glob,
     )
     assert r.distributed.zero_stage == zero
+    assert r.loss_on == "assistant"
     # Table 37 common settings
     assert (r.lora.r, r.lora.alpha, r.lora.dropout, r.lora.bias) == (16, 32, 0.05, "none")
     assert len(r.lora.target_modules) == n_targets and r.lora.module_scope == "language_model"
@@ -239,3 +242,16 @@ def test_training_package_stands_apart():
     )
     proc = run_cmd([sys.executable, "-c", code], timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-2000:]
+
+
+def test_loss_on_switches_assistant_only_loss(tmp_path):
+    data = yaml.safe_load((REPO / "training/recipes/demo-student-lora.yaml").read_text())
+    for value, expected in (("assistant", True), ("all", False)):
+        path = tmp_path / f"{value}.yaml"
+        path.write_text(yaml.safe_dump({**data, "loss_on": value}))
+        cfg = build_sft_config(load_recipe(path), tmp_path / value, validate_only=True)
+        assert cfg.assistant_only_loss is expected
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump({**data, "loss_on": "prompt"}))
+    with pytest.raises(RecipeError, match="loss_on"):
+        load_recipe(bad)
