@@ -37,7 +37,7 @@ def offline(
         typer.Option(
             "--grounded-schema/--global-schema",
             help="Decode with a per-step schema (target among the visible labels, typed text "
-            "among the command's quoted strings) instead of the global Action AST schema.",
+            "the command's payload) instead of the global Action AST schema.",
         ),
     ] = False,
 ) -> None:
@@ -98,7 +98,7 @@ def live(
         bool,
         typer.Option(
             "--grounded-schema/--global-schema",
-            help="Decode each step with its grounded schema (visible labels, quoted strings).",
+            help="Decode each step with its grounded schema (visible labels, the payload).",
         ),
     ] = False,
     workers: Annotated[int, typer.Option(min=1, help="Parallel browsers.")] = 1,

@@ -10,7 +10,9 @@ JSON grammar: llguidance compiles the JSON Schema and hands us a token mask per 
 from __future__ import annotations
 
 import base64
+import functools
 import io
+import json
 import threading
 import time
 from pathlib import Path
@@ -24,6 +26,17 @@ from serving.protocol import ChatResult, Message, Usage, drop_images
 # Compact JSON: a weak (or random) model cannot wander into endless whitespace, and the output
 # matches the compact targets the SFT data uses.
 _JSON_OPTIONS = {"whitespace_flexible": False}
+
+
+@functools.lru_cache(maxsize=256)
+def _grammar(schema_json: str) -> str:
+    # Bounded: a grounded schema differs per step, so an eval would otherwise keep one
+    # compiled grammar per example for the life of the backend.
+    import llguidance
+
+    return llguidance.LLMatcher.grammar_from_json_schema(
+        json.loads(schema_json), overrides=_JSON_OPTIONS
+    )
 
 
 def _decode_data_url(url: str):
@@ -148,7 +161,6 @@ class EmbeddedBackend:
         eos = gen_eos if isinstance(gen_eos, list) else [gen_eos]
         self.eos_ids = [int(e) for e in eos if e is not None] or [self.tokenizer.eos_token_id]
         self._lltok = None
-        self._grammars: dict[str, str] = {}
         # generate() is not re-entrant on one model; the HTTP front serialises through this.
         self._lock = threading.Lock()
 
@@ -166,15 +178,9 @@ class EmbeddedBackend:
         return self._lltok
 
     def _matcher(self, schema: dict[str, Any], vocab: int):
-        import json
-
         import llguidance
 
-        key = json.dumps(schema, sort_keys=True)
-        grammar = self._grammars.get(key)
-        if grammar is None:
-            grammar = llguidance.LLMatcher.grammar_from_json_schema(schema, overrides=_JSON_OPTIONS)
-            self._grammars[key] = grammar
+        grammar = _grammar(json.dumps(schema, sort_keys=True))
         matcher = llguidance.LLMatcher(self._ll_tokenizer(vocab), grammar, log_level=0)
         if matcher.is_error():
             raise ValueError(f"JSON Schema rejected by llguidance: {matcher.get_error()}")

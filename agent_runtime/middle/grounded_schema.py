@@ -1,10 +1,11 @@
 """Per-step decoding schema: WebRider "Deterministic Guards" (Table 45) moved into decoding.
 
 The guards already reject an action whose target is not a visible label, and the command
-grammar (agent_runtime/top/commands.py) already says which text a `type` step may enter:
-the command's quoted strings. A grounded schema states both for one step, so a learned
-middle cannot decode an invisible target or invent text the top layer never asked for; it
-still has to choose which label and which quoted string. The global schema
+grammar (agent_runtime/top/commands.py) already says which text a `type` step enters: the
+payload of `type "TEXT" into TARGET` or `select "OPTION"`. A grounded schema states both for
+one step, so a learned middle cannot decode an invisible target or invent text the top layer
+never asked for; it still has to choose the label (and the action). A command without a
+payload leaves every quoted string of the command as a choice. The global schema
 (`action_ast_decoding_schema`) stays the default; this one is opt-in per caller.
 """
 
@@ -17,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from agent_runtime.contracts.actions import action_ast_decoding_schema
+from agent_runtime.top.commands import parse_command
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _COMMAND_LINE = re.compile(r"^Command: (?P<command>.*)$", re.M)
@@ -41,15 +43,23 @@ def quoted_strings(command: str) -> list[str]:
     return out
 
 
+def typed_texts(command: str) -> list[str]:
+    """What a `type` step may enter: the command's payload, else its quoted strings."""
+    parsed = parse_command(command or "")
+    if parsed is not None and parsed.payload:
+        return [parsed.payload]
+    return quoted_strings(command)
+
+
 def grounded_schema(command: str, labels: list[int]) -> dict[str, Any]:
-    """The decoding schema narrowed to this step's visible labels and quoted strings.
+    """The decoding schema narrowed to this step's visible labels and typed text.
 
     With no visible labels the target-bearing actions are dropped (only scroll on the
     window, search, maps, back and wait remain); a command without quoted strings leaves
     `type.text` free, because then the top layer asked for no particular text.
     """
     schema = copy.deepcopy(_base())
-    texts = quoted_strings(command)
+    texts = typed_texts(command)
     ids = sorted(set(labels))
     kept = []
     for alt in schema["properties"]["action"]["anyOf"]:

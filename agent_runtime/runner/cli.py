@@ -33,7 +33,7 @@ def run(
         typer.Option(
             "--grounded-schema/--global-schema",
             help="Endpoint middle decodes each step with its grounded schema (visible labels, "
-            "the command's quoted strings).",
+            "the command's payload as typed text).",
         ),
     ] = False,
     top: Annotated[

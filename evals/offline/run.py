@@ -36,7 +36,7 @@ class OfflineConfig:
     vision: bool = False
     max_tokens: int = 256
     temperature: float = 0.0
-    # Per-step schema (visible labels, the command's quoted strings) instead of the global one.
+    # Per-step schema (visible labels, the command's payload) instead of the global one.
     grounded_schema: bool = False
 
     def model_label(self) -> str:

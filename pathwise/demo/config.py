@@ -42,7 +42,7 @@ class DemoConfig(BaseModel):
     grounded_schema: bool = Field(
         default=False,
         description="Student decodes with the per-step grounded schema (visible labels, the "
-        "command's quoted strings); offline is then also reported with the global schema.",
+        "command's payload as typed text); offline is then also reported with the global schema.",
     )
     train_threads: int = Field(
         default=1, ge=1, description="torch threads for training (1 beats 2 on a shared 2-core box)"

@@ -167,7 +167,7 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
             ],
             "",
             "The *grounded* schema is built per step (target among the visible labels, typed "
-            "text among the command's quoted strings; agent_runtime/middle/grounded_schema.py); "
+            "text the command's payload; agent_runtime/middle/grounded_schema.py); "
             "the *global* one is the Action AST schema every step shares."
             if glob
             else "Decoding used the global Action AST schema.",

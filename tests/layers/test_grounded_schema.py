@@ -1,4 +1,4 @@
-"""Grounded per-step decoding schema: visible labels and the command's quoted strings."""
+"""Grounded per-step decoding schema: visible labels and the command's typed text."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from agent_runtime.middle.grounded_schema import (
     grounded_schema,
     grounded_schema_from_text,
     quoted_strings,
+    typed_texts,
 )
 from agent_runtime.middle.prompt import render_middle_user_text
 from serving.batch import chat_many
@@ -32,12 +33,23 @@ def test_quoted_strings_unescape_and_dedupe() -> None:
     assert quoted_strings("scroll down") == []
 
 
+def test_typed_texts_follow_the_command_grammar() -> None:
+    assert typed_texts('type "x y" into "Name" textbox #2') == ["x y"]
+    assert typed_texts('select "Canada" in combobox') == ["Canada"]
+    assert typed_texts('check "a"') == ["a"]
+    assert typed_texts("") == []
+
+
 def test_schema_narrows_targets_and_text() -> None:
     s = grounded_schema('type "bob" into "Username" textbox', [4, 1, 1])
     alts = _alts(s)
     assert alts["click"]["properties"]["target"] == {"enum": [1, 4]}
     assert alts["type"]["properties"]["target"] == {"enum": [1, 4]}
-    assert alts["type"]["properties"]["text"] == {"enum": ["bob", "Username"]}
+    # The grammar's payload is the text: the field's name is never typed into it.
+    assert alts["type"]["properties"]["text"] == {"enum": ["bob"]}
+    # Without a payload every quoted string stays a choice.
+    no_payload = _alts(grounded_schema('click "a" then "b"', [0]))
+    assert no_payload["type"]["properties"]["text"] == {"enum": ["a", "b"]}
     scroll = alts["scroll"]["properties"]["target"]["anyOf"]
     assert {"const": "window"} in scroll and {"enum": [1, 4]} in scroll
     # The fallback keeps the global schema's safe alternatives.
@@ -45,7 +57,7 @@ def test_schema_narrows_targets_and_text() -> None:
 
 
 def test_every_admitted_choice_is_a_valid_action_ast() -> None:
-    s = grounded_schema('type "bob" into "Username" textbox', [0, 2])
+    s = grounded_schema('click "bob" then "Username" textbox', [0, 2])
     t = _alts(s)["type"]["properties"]
     for target, text, submit in itertools.product(t["target"]["enum"], t["text"]["enum"], [1, 0]):
         doc = {"action": {"type": "type", "target": target, "text": text, "submit": bool(submit)}}
