@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import statistics
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from planner.greedy import greedy_plan
-from planner.hypergraph import compile_graph
+from planner.hypergraph import Hypergraph, compile_graph
+from planner.profile import Request
 from planner.solve import SolverConfig, solve_ladder
 from planner.synth import make_catalog, make_profiles
 from planner.utility import course_utility
@@ -44,46 +46,20 @@ def run_bench(
     cfg = SolverConfig.load(time_budget_s=budget, top_k=1)
     profiles = make_profiles(docs, pairs, seed)
     key = {"seed": seed, "courses": n_courses, "budget_s": cfg.time_budget_s}
-    rows = _load_rows(rows_path, key) if rows_path else []
+    rows, sink = _resume_rows(rows_path, key) if rows_path else ([], None)
     done = {r["pair"] for r in rows}
-    sink = _open_rows(rows_path, key) if rows_path else None
     it = [(i, req) for i, req in enumerate(profiles) if i not in done]
     if progress:
         from tqdm import tqdm
 
         it = tqdm(it, total=pairs, initial=len(done))
-    for i, req in it:
-        row: dict[str, Any] = {"pair": i, "program": req.program}
-        util = course_utility(graph, req, interest_model=cfg.interest_model)
-        for method in METHODS:
-            t0 = time.monotonic()
-            if method == "greedy":
-                plan = greedy_plan(graph, req, util)
-                status, proven, stage = "ok", True, None
-            else:
-                stages = None if method == "ladder" else ["weighted"]
-                status, p = solve_ladder(graph, req, cfg, stages=stages)
-                plan = [(c.course, c.term) for c in p.courses] if p else []
-                proven, stage = (p.certified, p.uncertified_stage) if p else (False, None)
-            secs = time.monotonic() - t0
-            viol = verifier.check(plan, req) if status == "ok" else []
-            ok = status == "ok" and proven and not viol
-            row[method] = {
-                "status": status,
-                "certified": ok,
-                "proven": proven,
-                "stage": stage,
-                "violations": sorted({v.kind for v in viol}),
-                "seconds": round(secs, 4),
-                "utility": round(sum(util[c] for c, _ in plan), 4) if ok else None,
-                "horizon": max((t for _, t in plan), default=0) if ok else None,
-            }
-        rows.append(row)
-        if sink is not None:
-            sink.write(json.dumps(row) + "\n")
-            sink.flush()
-    if sink is not None:
-        sink.close()
+    with sink if sink is not None else contextlib.nullcontext():
+        for i, req in it:
+            row = _bench_pair(graph, verifier, cfg, i, req)
+            rows.append(row)
+            if sink is not None:
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
     rows = sorted((r for r in rows if r["pair"] < pairs), key=lambda r: r["pair"])
     summary = {}
     for m in METHODS:
@@ -119,10 +95,47 @@ def run_bench(
     }
 
 
-def _load_rows(path: Path, key: dict[str, Any]) -> list[dict[str, Any]]:
+def _bench_pair(
+    graph: Hypergraph, verifier: Verifier, cfg: SolverConfig, i: int, req: Request
+) -> dict[str, Any]:
+    """One (program, profile) pair through every method, timed and verified alike."""
+    row: dict[str, Any] = {"pair": i, "program": req.program}
+    util = course_utility(graph, req, interest_model=cfg.interest_model)
+    for method in METHODS:
+        t0 = time.monotonic()
+        if method == "greedy":
+            plan = greedy_plan(graph, req, util)
+            status, proven, stage = "ok", True, None
+        else:
+            stages = None if method == "ladder" else ["weighted"]
+            status, p = solve_ladder(graph, req, cfg, stages=stages)
+            plan = [(c.course, c.term) for c in p.courses] if p else []
+            proven, stage = (p.certified, p.uncertified_stage) if p else (False, None)
+        secs = time.monotonic() - t0
+        viol = verifier.check(plan, req) if status == "ok" else []
+        ok = status == "ok" and proven and not viol
+        row[method] = {
+            "status": status,
+            "certified": ok,
+            "proven": proven,
+            "stage": stage,
+            "violations": sorted({v.kind for v in viol}),
+            "seconds": round(secs, 4),
+            "utility": round(sum(util[c] for c, _ in plan), 4) if ok else None,
+            "horizon": max((t for _, t in plan), default=0) if ok else None,
+        }
+    return row
+
+
+def _resume_rows(path: Path, key: dict[str, Any]) -> tuple[list[dict[str, Any]], IO[str]]:
+    """Rows already in the checkpoint, and the checkpoint opened for appending."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
-        return []
-    lines = path.read_text().splitlines()
+        sink = path.open("w")
+        sink.write(json.dumps({"key": key}) + "\n")
+        return [], sink
+    text = path.read_text()
+    lines = text.splitlines()
     if not lines or json.loads(lines[0]).get("key") != key:
         raise ValueError(
             f"{path}: rows were written with other settings than {key}; "
@@ -136,21 +149,10 @@ def _load_rows(path: Path, key: dict[str, Any]) -> list[dict[str, Any]]:
             # A run killed mid-write leaves at most one torn last line; that pair reruns.
             if n != len(lines):
                 raise ValueError(f"{path}:{n}: not a JSON row") from None
-    return rows
-
-
-def _open_rows(path: Path, key: dict[str, Any]):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fresh = not path.exists()
-    if not fresh:
-        text = path.read_text()
-        if text and not text.endswith("\n"):
-            # Drop the torn tail so appended rows start on their own line.
-            path.write_text(text[: text.rfind("\n") + 1])
-    f = path.open("a")
-    if fresh:
-        f.write(json.dumps({"key": key}) + "\n")
-    return f
+    if not text.endswith("\n"):
+        # Drop the torn tail so appended rows start on their own line.
+        path.write_text(text[: text.rfind("\n") + 1])
+    return rows, path.open("a")
 
 
 def render_markdown(result: dict[str, Any]) -> str:

@@ -91,19 +91,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         except InterestModelError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
-        cfg = SolverConfig.load(
-            top_k=top_k, time_budget_s=budget, workers=workers, interest_model=interest_model
-        )
+        common = {"time_budget_s": budget, "workers": workers, "interest_model": interest_model}
+        cfg = SolverConfig.load(top_k=top_k, **common)
         if req.hypotheses:
             from planner.clarify import clarify
 
-            c = clarify(
-                graph,
-                req,
-                SolverConfig.load(
-                    time_budget_s=budget, workers=workers, interest_model=interest_model
-                ),
-            )
+            c = clarify(graph, req, SolverConfig.load(**common))
             if c.question:
                 typer.echo(c.question)
                 out.write_text(

@@ -13,7 +13,7 @@ from planner.hypergraph import Hypergraph
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
-INSTALL_HINT = "pip install -e '.[embed]' (or pip install 'sentence-transformers>=6.0,<7')"
+INSTALL_HINT = "pip install -e '.[embed]' (or pip install 'sentence-transformers>=6.2,<7')"
 
 
 class InterestModelError(RuntimeError):

@@ -371,16 +371,11 @@ class Builder:
             for i in e.items:
                 self._req(enf, i, scope, tag)
         elif isinstance(e, AnyOf | ChooseN):
-            n = 1 if isinstance(e, AnyOf) else e.n
-            m.Add(
-                n * enf
-                <= sum(
-                    self._witnesses(
-                        e.items,
-                        lambda a, i: self._req(a, i, scope, tag),
-                        lambda cls: self._use(cls, scope, tag),
-                    )
-                )
+            self._at_least(
+                enf,
+                e,
+                lambda a, i: self._req(a, i, scope, tag),
+                lambda cls: self._use(cls, scope, tag),
             )
         elif isinstance(e, Pool):
             pool = self.g.pool_classes(e.pool)
@@ -396,6 +391,11 @@ class Builder:
             )
         else:  # unsupported, unresolved conditional, or a prerequisite-only kind
             m.Add(enf == 0)
+
+    def _at_least(self, enf: cp_model.IntVar, e: AnyOf | ChooseN, sub, leaf) -> None:
+        """enf => at least n of e's items (one single cardinality constraint, never pairwise)."""
+        n = 1 if isinstance(e, AnyOf) else e.n
+        self.m.Add(n * enf <= sum(self._witnesses(e.items, sub, leaf)))
 
     def _witnesses(self, items: list[Expr], sub, leaf) -> list[LinExpr]:
         # Course leaves are counted per equivalence class so two equivalent courses can never
@@ -442,16 +442,11 @@ class Builder:
             for i in e.items:
                 self._imply(enf, i, t, cid)
         elif isinstance(e, AnyOf | ChooseN):
-            n = 1 if isinstance(e, AnyOf) else e.n
-            m.Add(
-                n * enf
-                <= sum(
-                    self._witnesses(
-                        e.items,
-                        lambda a, i: self._imply(a, i, t, cid),
-                        lambda cls: self._done_by(cls, t - 1),
-                    )
-                )
+            self._at_least(
+                enf,
+                e,
+                lambda a, i: self._imply(a, i, t, cid),
+                lambda cls: self._done_by(cls, t - 1),
             )
         elif isinstance(e, Standing):
             need = round(e.min_units * self.scale)

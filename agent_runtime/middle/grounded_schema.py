@@ -12,15 +12,13 @@ payload leaves every quoted string of the command as a choice. The global schema
 from __future__ import annotations
 
 import copy
-import json
 import re
 from functools import lru_cache
 from typing import Any
 
 from agent_runtime.contracts.actions import action_ast_decoding_schema
-from agent_runtime.top.commands import parse_command
+from agent_runtime.top.commands import parse_command, quoted_strings
 
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _COMMAND_LINE = re.compile(r"^Command: (?P<command>.*)$", re.M)
 _LABEL_LINE = re.compile(r"^\[(?P<label>\d+)\] ", re.M)
 
@@ -28,19 +26,6 @@ _LABEL_LINE = re.compile(r"^\[(?P<label>\d+)\] ", re.M)
 @lru_cache(maxsize=1)
 def _base() -> dict[str, Any]:
     return action_ast_decoding_schema()
-
-
-def quoted_strings(command: str) -> list[str]:
-    """The command's quoted strings in order, unescaped the way the grammar quotes them."""
-    out: list[str] = []
-    for m in _QUOTED.finditer(command or ""):
-        try:
-            s = json.loads(m.group(0))
-        except json.JSONDecodeError:
-            continue
-        if s and s not in out:
-            out.append(s)
-    return out
 
 
 def typed_texts(command: str) -> list[str]:

@@ -120,6 +120,19 @@ def _unq(s: str) -> str:
     return str(json.loads(s))
 
 
+def quoted_strings(s: str) -> list[str]:
+    """Every quoted string of a command, unescaped, in order, without repeats."""
+    out: list[str] = []
+    for m in re.finditer(_QUOTED, s or ""):
+        try:
+            text = _unq(m.group(0))
+        except json.JSONDecodeError:
+            continue
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
 def parse_target(s: str) -> Target | None:
     m = _TARGET_RE.match(s)
     if not m or not any(m.group(g) for g in ("text", "role", "nth")):

@@ -8,6 +8,15 @@ from typing import Any
 
 from pathwise.demo.config import DemoConfig
 
+_OFFLINE_KEYS = (
+    "n",
+    "ast_validity",
+    "action_match",
+    "target_match",
+    "action_and_target_match",
+    "exact_action_match",
+)
+
 
 def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
@@ -88,26 +97,11 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
         decoding = "grounded" if cfg.grounded_schema else "global"
         report["offline"] = {
             "decoding_schema": decoding,
-            "n": off["n"],
-            "ast_validity": off["ast_validity"],
-            "action_match": off["action_match"],
-            "target_match": off["target_match"],
-            "action_and_target_match": off["action_and_target_match"],
-            "exact_action_match": off.get("exact_action_match"),
+            **{k: off.get(k) for k in _OFFLINE_KEYS},
             "prompt_overlap": manifest.get("prompt_overlap"),
         }
         if glob:
-            report["offline_global_schema"] = {
-                k: glob.get(k)
-                for k in (
-                    "n",
-                    "ast_validity",
-                    "action_match",
-                    "target_match",
-                    "action_and_target_match",
-                    "exact_action_match",
-                )
-            }
+            report["offline_global_schema"] = {k: glob.get(k) for k in _OFFLINE_KEYS}
         report["live"] = {
             "episodes": cand["episodes"],
             "student_success": cand["all"]["rate"],

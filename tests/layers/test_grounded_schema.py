@@ -13,10 +13,10 @@ from agent_runtime.middle.endpoint import EndpointMiddle
 from agent_runtime.middle.grounded_schema import (
     grounded_schema,
     grounded_schema_from_text,
-    quoted_strings,
     typed_texts,
 )
 from agent_runtime.middle.prompt import render_middle_user_text
+from agent_runtime.top.commands import quoted_strings
 from serving.batch import chat_many
 
 from .helpers import FakeOpenAI, el, obs

@@ -30,3 +30,21 @@ def test_committed_schemas_match_models():
     for name, schema in json_schemas().items():
         path = SCHEMAS / name.replace(".json", ".schema.json")
         assert json.loads(path.read_text()) == schema, f"regenerate {path}: pathwise plan schema"
+
+
+def test_bench_resumes_from_its_row_checkpoint(tmp_path):
+    import pytest
+
+    from planner.bench import run_bench
+
+    rows = tmp_path / "rows.jsonl"
+    first = run_bench(1, seed=3, n_courses=150, rows_path=rows)
+    # A run killed mid-write leaves a torn last line: dropped, that pair reruns.
+    rows.write_text(rows.read_text() + '{"pair": 1, "prog')
+    second = run_bench(2, seed=3, n_courses=150, rows_path=rows)
+    assert [r["pair"] for r in second["rows"]] == [0, 1]
+    assert second["rows"][0] == first["rows"][0]  # taken from the checkpoint, not re-solved
+    lines = rows.read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[2])["pair"] == 1
+    with pytest.raises(ValueError, match="other settings"):
+        run_bench(2, seed=4, n_courses=150, rows_path=rows)
