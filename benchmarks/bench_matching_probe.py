@@ -30,8 +30,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
@@ -73,18 +71,26 @@ def example(rng: random.Random, layout: str) -> tuple[str, str, int]:
 
 
 def _batch(tok, pairs: list[tuple[str, str]]):
+    """Right-padded ids, attention mask, and each row's last (answer) position."""
     import torch
 
     enc = [tok(p + a)["input_ids"] for p, a in pairs]
     width = max(map(len, enc))
     ids = torch.full((len(enc), width), tok.pad_token_id)
     att = torch.zeros((len(enc), width), dtype=torch.long)
-    labels = torch.full((len(enc), width), -100)
     for i, e in enumerate(enc):
         ids[i, : len(e)] = torch.tensor(e)
         att[i, : len(e)] = 1
-        labels[i, len(e) - 1] = e[-1]
-    return ids, att, labels
+    return ids, att, att.sum(1) - 1
+
+
+def _answer_only(ids, last):
+    import torch
+
+    labels = torch.full_like(ids, -100)
+    rows = torch.arange(len(ids))
+    labels[rows, last] = ids[rows, last]
+    return labels
 
 
 def train_arm(model_dir: str, layout: str, theta: float, args: dict, queue) -> None:
@@ -104,13 +110,12 @@ def train_arm(model_dir: str, layout: str, theta: float, args: dict, queue) -> N
     rng, eval_rng = random.Random(1), random.Random(999)
     held = [example(eval_rng, layout) for _ in range(args["eval_examples"])]
     chance = sum(1 / k for _, _, k in held) / len(held)
-    eval_ids, eval_att, _ = _batch(tok, [(p, a) for p, a, _ in held])
-    last = eval_att.sum(1) - 1
+    eval_ids, eval_att, last = _batch(tok, [(p, a) for p, a, _ in held])
     rows = []
     t0 = time.perf_counter()
     for step in range(1, args["steps"] + 1):
-        ids, att, lab = _batch(tok, [example(rng, layout)[:2] for _ in range(args["batch"])])
-        loss = model(input_ids=ids, attention_mask=att, labels=lab).loss
+        ids, att, end = _batch(tok, [example(rng, layout)[:2] for _ in range(args["batch"])])
+        loss = model(input_ids=ids, attention_mask=att, labels=_answer_only(ids, end)).loss
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -149,10 +154,10 @@ def main() -> None:
     args = vars(ap.parse_args())
     thetas = [float(t) for t in args.pop("rope_thetas").split(",")]
 
+    from pathwise.demo.config import load_demo_config
     from training.tiny import build_text
 
-    recipe = yaml.safe_load((REPO / "pathwise/demo/recipes/tiny-cpu.yaml").read_text())
-    size = recipe["student"]["model"]
+    size = load_demo_config("tiny-cpu").student.model
     rng = random.Random(0)
     corpus = ["".join(example(rng, lay)[:2]) for _ in range(2000) for lay in LAYOUTS]
     with tempfile.TemporaryDirectory() as tmp:
