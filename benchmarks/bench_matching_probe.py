@@ -2,19 +2,27 @@
 
 The demo student misses its target-match aim on `click "X"` / `check "X"` commands: it has to
 find the label whose text equals the command's quoted word and emit that label's number. This
-probe isolates that one skill: a page of 2-8 labels, one command, one answer token (the label
-number), answer-only loss, the demo recipe's model size and a tokenizer trained on the probe
-text. Two prompt layouts, each with two RoPE bases, train side by side from the same random
-init, one process and one thread per arm:
+probe isolates that one skill: a page of 2-8 labels, one command, the answer is the label
+number, answer-only loss, the demo recipe's model size and a tokenizer trained on the probe
+text. Every arm starts from the same random weights; all arms of a suite train side by side in
+one run, one process and one thread per arm.
 
+Suite `layout` (results: matching_probe.{json,md}):
 - number-first: `[3] link "enim"` lines, command above the labels (the served prompt's layout);
 - number-last: `link "enim" [3]` lines, command below the labels;
-- rope_theta 1e6 (Qwen3's, the demo student's) and 1e4 (finer resolution between nearby tokens).
+- each with RoPE base 1e6 (Qwen3's, the demo student's) and 1e4.
 
-Held-out accuracy every `--eval-every` steps (chance = mean of 1/k over pages) goes to
-benchmarks/results/matching_probe.{json,md}.
+Suite `remedies` (results: matching_probe_remedies.{json,md}), each against its layout's plain arm:
+- curriculum: pages of 2 labels first, one more label allowed every 150 steps;
+- rationale (number-last): the answer restates the matched label's text before its number, so
+  that the number follows the same tokens as in the label line (a copy, then an induction step);
+- sliding window: layer 0 attends to the last 8 tokens only (local mixing from the start);
+- qk-norm gain 4: Qwen3's query/key RMSNorm weights start at 4 instead of 1 (sharper attention).
 
-    .venv/bin/python benchmarks/bench_matching_probe.py [--steps 2000] [--rope-thetas 1e6,1e4]
+Accuracy is greedy-exact on held-out pages (every answer token right, so the number is right;
+chance = mean of 1/k over pages), every `--eval-every` steps.
+
+    .venv/bin/python benchmarks/bench_matching_probe.py [--suite layout|remedies] [--steps 2000]
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import string
 import sys
 import tempfile
 import time
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,6 +44,7 @@ sys.path.insert(0, str(REPO))
 
 RESULTS = REPO / "benchmarks" / "results"
 LAYOUTS = ("number-first", "number-last")
+CURRICULUM_EVERY = 150
 # Half the words come from MiniWoB's lorem list (mostly one token each), half are random strings.
 LOREM_TEXT = """
 lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore
@@ -46,15 +56,43 @@ id est laborum
 LOREM = LOREM_TEXT.split()
 
 
+@dataclass(frozen=True)
+class Arm:
+    name: str
+    layout: str
+    rope_theta: float = 1e6
+    curriculum: bool = False
+    rationale: bool = False
+    sliding_window: int = 0
+    qk_norm_gain: float = 1.0
+
+
+SUITES: dict[str, list[Arm]] = {
+    "layout": [
+        Arm(f"{lay}, theta {th:g}", lay, rope_theta=th) for lay in LAYOUTS for th in (1e6, 1e4)
+    ],
+    "remedies": [
+        Arm("number-first (served layout)", "number-first"),
+        Arm("number-first + curriculum", "number-first", curriculum=True),
+        Arm("number-first + sliding window 8 in layer 0", "number-first", sliding_window=8),
+        Arm("number-first + qk-norm gain 4", "number-first", qk_norm_gain=4.0),
+        Arm("number-last", "number-last"),
+        Arm("number-last + rationale", "number-last", rationale=True),
+    ],
+}
+
+
 def _word(rng: random.Random) -> str:
     if rng.random() < 0.5:
         return rng.choice(LOREM)
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 8)))
 
 
-def example(rng: random.Random, layout: str) -> tuple[str, str, int]:
+def example(
+    rng: random.Random, layout: str, max_labels: int = 8, rationale: bool = False
+) -> tuple[str, str, int]:
     """(prompt, answer, number of labels) for one page and one command."""
-    k = rng.randint(2, 8)
+    k = rng.randint(2, max_labels)
     words: list[str] = []
     while len(words) < k:
         if (w := _word(rng)) not in words:
@@ -67,55 +105,80 @@ def example(rng: random.Random, layout: str) -> tuple[str, str, int]:
     else:
         labels = "\n".join(f'link "{w}" [{i}]' for i, w in enumerate(words))
         prompt = f"Labels:\n{labels}\n{command}\nTarget:"
-    return prompt, f" {j}", k
+    return prompt, (f' "{words[j]}" [{j}]' if rationale else f" {j}"), k
 
 
 def _batch(tok, pairs: list[tuple[str, str]]):
-    """Right-padded ids, attention mask, and each row's last (answer) position."""
+    """Right-padded ids, attention mask, answer-span labels and each row's answer span."""
     import torch
 
+    prompts = [tok(p)["input_ids"] for p, _ in pairs]
     enc = [tok(p + a)["input_ids"] for p, a in pairs]
     width = max(map(len, enc))
     ids = torch.full((len(enc), width), tok.pad_token_id)
     att = torch.zeros((len(enc), width), dtype=torch.long)
-    for i, e in enumerate(enc):
+    labels = torch.full((len(enc), width), -100)
+    spans = []
+    for i, (p, e) in enumerate(zip(prompts, enc, strict=True)):
         ids[i, : len(e)] = torch.tensor(e)
         att[i, : len(e)] = 1
-    return ids, att, att.sum(1) - 1
+        labels[i, len(p) : len(e)] = ids[i, len(p) : len(e)]
+        spans.append((len(p), len(e)))
+    return ids, att, labels, spans
 
 
-def _answer_only(ids, last):
+def _number_position(tok, ids, span: tuple[int, int]) -> int:
+    """The label number's position inside the answer span (the last digit token)."""
+    return max(t for t in range(*span) if tok.decode([int(ids[t])]).strip().isdigit())
+
+
+def _load(model_dir: str, arm: Arm):
+    from transformers import AutoModelForCausalLM
+
+    kwargs: dict = {"rope_parameters": {"rope_type": "default", "rope_theta": arm.rope_theta}}
+    if arm.sliding_window:
+        n = json.loads((Path(model_dir) / "config.json").read_text())["num_hidden_layers"]
+        kwargs |= {
+            "layer_types": ["sliding_attention"] + ["full_attention"] * (n - 1),
+            "sliding_window": arm.sliding_window,
+            "use_sliding_window": True,
+        }
+    # The RoPE base, the window and the norm gain change no weight shapes, so every arm starts
+    # from the same saved random weights.
+    model = AutoModelForCausalLM.from_pretrained(model_dir, **kwargs)
+    assert model.config.rope_parameters["rope_theta"] == arm.rope_theta
+    if arm.sliding_window:
+        assert model.config.layer_types[0] == "sliding_attention"
+    for name, p in model.named_parameters():
+        if name.endswith(("q_norm.weight", "k_norm.weight")):
+            p.data.mul_(arm.qk_norm_gain)
+    return model
+
+
+def train_arm(model_dir: str, arm: Arm, args: dict, queue) -> None:
     import torch
-
-    labels = torch.full_like(ids, -100)
-    rows = torch.arange(len(ids))
-    labels[rows, last] = ids[rows, last]
-    return labels
-
-
-def train_arm(model_dir: str, layout: str, theta: float, args: dict, queue) -> None:
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
 
     torch.set_num_threads(1)
     torch.manual_seed(0)
     tok = AutoTokenizer.from_pretrained(model_dir)
-    # The RoPE base only scales the rotation, so every arm starts from the same weights.
-    model = AutoModelForCausalLM.from_pretrained(
-        model_dir, rope_parameters={"rope_type": "default", "rope_theta": theta}
-    )
-    assert model.config.rope_parameters["rope_theta"] == theta
+    model = _load(model_dir, arm)
     opt = torch.optim.AdamW(model.parameters(), lr=args["lr"], betas=(0.9, 0.95))
     warm = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 20))
     rng, eval_rng = random.Random(1), random.Random(999)
-    held = [example(eval_rng, layout) for _ in range(args["eval_examples"])]
+    held = [
+        example(eval_rng, arm.layout, rationale=arm.rationale) for _ in range(args["eval_examples"])
+    ]
     chance = sum(1 / k for _, _, k in held) / len(held)
-    eval_ids, eval_att, last = _batch(tok, [(p, a) for p, a, _ in held])
+    eval_ids, eval_att, _, eval_spans = _batch(tok, [(p, a) for p, a, _ in held])
+    numbers = [_number_position(tok, eval_ids[i], s) for i, s in enumerate(eval_spans)]
     rows = []
     t0 = time.perf_counter()
     for step in range(1, args["steps"] + 1):
-        ids, att, end = _batch(tok, [example(rng, layout)[:2] for _ in range(args["batch"])])
-        loss = model(input_ids=ids, attention_mask=att, labels=_answer_only(ids, end)).loss
+        most = min(8, 2 + (step - 1) // CURRICULUM_EVERY) if arm.curriculum else 8
+        pages = [example(rng, arm.layout, most, arm.rationale)[:2] for _ in range(args["batch"])]
+        ids, att, labels, _ = _batch(tok, pages)
+        loss = model(input_ids=ids, attention_mask=att, labels=labels).loss
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
@@ -123,59 +186,92 @@ def train_arm(model_dir: str, layout: str, theta: float, args: dict, queue) -> N
         opt.zero_grad()
         if step % args["eval_every"] == 0 or step == args["steps"]:
             with torch.no_grad():
-                logits = model(input_ids=eval_ids, attention_mask=eval_att).logits
-            rows_ = torch.arange(len(held))
-            pred = logits[rows_, last - 1].argmax(-1)
-            acc = (pred == eval_ids[rows_, last]).float().mean().item()
+                pred = model(input_ids=eval_ids, attention_mask=eval_att).logits.argmax(-1)
+            # Teacher-forced argmax right on every answer token == greedy decoding exact.
+            exact = [
+                bool((pred[i, a - 1 : b - 1] == eval_ids[i, a:b]).all())
+                for i, (a, b) in enumerate(eval_spans)
+            ]
+            number = [bool(pred[i, t - 1] == eval_ids[i, t]) for i, t in enumerate(numbers)]
+            acc, num_acc = sum(exact) / len(held), sum(number) / len(held)
             rows.append(
                 {
                     "step": step,
                     "accuracy": round(acc, 4),
+                    "number_accuracy": round(num_acc, 4),
                     "loss": round(loss.item(), 4),
                     "s": round(time.perf_counter() - t0, 1),
                 }
             )
-            print(f"{layout} theta {theta:g} step {step} acc {acc:.3f}", flush=True)
-    queue.put({"layout": layout, "rope_theta": theta, "chance": round(chance, 4), "curve": rows})
+            print(f"{arm.name}: step {step} acc {acc:.3f} number {num_acc:.3f}", flush=True)
+    queue.put(asdict(arm) | {"chance": round(chance, 4), "curve": rows})
 
 
 def _first_step(curve: list[dict], level: float) -> int | None:
     return next((r["step"] for r in curve if r["accuracy"] >= level), None)
 
 
+def _markdown(suite: str, arms: list[dict], args: dict, wall: float) -> list[str]:
+    lines = [
+        f"# In-context matching probe, suite `{suite}` (demo student size, random init)",
+        "",
+        f"One command, 2-8 labels, answer = the matching label's number; batch {args['batch']}, "
+        f"lr {args['lr']}, loss on the answer tokens only, {args['eval_examples']} held-out "
+        "pages, greedy-exact accuracy (*number*: the label number alone, teacher-forced), one "
+        f"thread per arm, all arms in one run ({wall / 60:.1f} min). "
+        f"Script: `benchmarks/bench_matching_probe.py --suite {suite}`.",
+        "",
+        "| arm | chance | final accuracy | final number accuracy | first step >= 50% "
+        "| first step >= 90% |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for a in arms:
+        reach = [a[f"first_step_at_{p}pct"] or "not reached" for p in (50, 90)]
+        last = a["curve"][-1]
+        lines.append(
+            f"| {a['name']} | {a['chance']:.1%} | {last['accuracy']:.1%} | "
+            f"{last['number_accuracy']:.1%} | {reach[0]} | {reach[1]} |"
+        )
+    lines += ["", "| step | " + " | ".join(a["name"] for a in arms) + " |"]
+    lines.append("| ---: |" + " ---: |" * len(arms))
+    for i, row in enumerate(arms[0]["curve"]):
+        accs = " | ".join(f"{a['curve'][i]['accuracy']:.1%}" for a in arms)
+        lines.append(f"| {row['step']} | {accs} |")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--steps", type=int, default=2000)
-    ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--eval-every", type=int, default=100)
-    ap.add_argument("--eval-examples", type=int, default=256)
-    ap.add_argument("--rope-thetas", default="1e6,1e4", help="comma-separated RoPE bases")
+    ap.add_argument(
+        "--suite", choices=sorted(SUITES), default="layout", help="which arms (default: layout)"
+    )
+    ap.add_argument("--steps", type=int, default=2000, help="updates per arm (default: 2000)")
+    ap.add_argument("--batch", type=int, default=32, help="pages per update (default: 32)")
+    ap.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate (default: 1e-3)")
+    ap.add_argument("--eval-every", type=int, default=100, help="steps between evaluations")
+    ap.add_argument("--eval-examples", type=int, default=256, help="held-out pages per arm")
     args = vars(ap.parse_args())
-    thetas = [float(t) for t in args.pop("rope_thetas").split(",")]
+    suite = args.pop("suite")
+    plan = SUITES[suite]
 
     from pathwise.demo.config import load_demo_config
     from training.tiny import build_text
 
     size = load_demo_config("tiny-cpu").student.model
     rng = random.Random(0)
-    corpus = ["".join(example(rng, lay)[:2]) for _ in range(2000) for lay in LAYOUTS]
+    corpus = [
+        "".join(example(rng, lay, rationale=True)[:2]) for _ in range(2000) for lay in LAYOUTS
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         model_dir = str(build_text(Path(tmp) / "model", seed=0, corpus=corpus, **size))
         ctx = mp.get_context("spawn")
         queue = ctx.Queue()
-        procs = [
-            ctx.Process(target=train_arm, args=(model_dir, lay, th, args, queue))
-            for lay in LAYOUTS
-            for th in thetas
-        ]
+        procs = [ctx.Process(target=train_arm, args=(model_dir, a, args, queue)) for a in plan]
         t0 = time.perf_counter()
         for p in procs:
             p.start()
-        arms = sorted(
-            (queue.get() for _ in procs),
-            key=lambda a: (LAYOUTS.index(a["layout"]), thetas.index(a["rope_theta"])),
-        )
+        names = [a.name for a in plan]
+        arms = sorted((queue.get() for _ in procs), key=lambda a: names.index(a["name"]))
         for p in procs:
             p.join()
         wall = time.perf_counter() - t0
@@ -184,37 +280,17 @@ def main() -> None:
         arm["first_step_at_50pct"] = _first_step(arm["curve"], 0.5)
         arm["first_step_at_90pct"] = _first_step(arm["curve"], 0.9)
     result = {
-        "settings": args | {"model": size, "rope_thetas": thetas},
+        "suite": suite,
+        "settings": args | {"model": size},
         "machine": {"platform": platform.platform(), "python": platform.python_version()},
         "wall_s": round(wall, 1),
         "arms": arms,
     }
+    stem = "matching_probe" if suite == "layout" else f"matching_probe_{suite}"
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "matching_probe.json").write_text(json.dumps(result, indent=2) + "\n")
-    lines = [
-        "# In-context matching probe (demo student size, random init)",
-        "",
-        f"One command, 2-8 labels, answer = the matching label's number; batch {args['batch']}, "
-        f"lr {args['lr']}, answer-only loss, {args['eval_examples']} held-out pages, one thread "
-        f"per arm, all arms in one run ({wall / 60:.1f} min). "
-        "Script: benchmarks/bench_matching_probe.py.",
-        "",
-        "| layout | rope_theta | chance | final accuracy | first step >= 50% | first step >= 90% |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for a in arms:
-        reach = [a[f"first_step_at_{p}pct"] or "not reached" for p in (50, 90)]
-        lines.append(
-            f"| {a['layout']} | {a['rope_theta']:g} | {a['chance']:.1%} | "
-            f"{a['final_accuracy']:.1%} | {reach[0]} | {reach[1]} |"
-        )
-    names = [f"{a['layout']}, theta {a['rope_theta']:g}" for a in arms]
-    lines += ["", "| step | " + " | ".join(names) + " |"]
-    lines.append("| ---: |" + " ---: |" * len(arms))
-    for i, row in enumerate(arms[0]["curve"]):
-        accs = " | ".join(f"{a['curve'][i]['accuracy']:.1%}" for a in arms)
-        lines.append(f"| {row['step']} | {accs} |")
-    (RESULTS / "matching_probe.md").write_text("\n".join(lines) + "\n")
+    (RESULTS / f"{stem}.json").write_text(json.dumps(result, indent=2) + "\n")
+    lines = _markdown(suite, arms, args, wall)
+    (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 
