@@ -19,10 +19,14 @@ Suite `remedies` (results: matching_probe_remedies.{json,md}), each against its 
 - sliding window: layer 0 attends to the last 8 tokens only (local mixing from the start);
 - qk-norm gain 4: Qwen3's query/key RMSNorm weights start at 4 instead of 1 (sharper attention).
 
+Suite `scaling` (results: matching_probe_scaling.{json,md}): the two plain layouts, meant to be
+run with a large `--steps`, to see how many pages the skill takes from random weights.
+
 Accuracy is greedy-exact on held-out pages (every answer token right, so the number is right;
 chance = mean of 1/k over pages), every `--eval-every` steps.
 
-    .venv/bin/python benchmarks/bench_matching_probe.py [--suite layout|remedies] [--steps 2000]
+    .venv/bin/python benchmarks/bench_matching_probe.py --suite layout|remedies|scaling \
+        [--steps 2000] [--lr 1e-3]
 """
 
 from __future__ import annotations
@@ -78,6 +82,11 @@ SUITES: dict[str, list[Arm]] = {
         Arm("number-first + qk-norm gain 4", "number-first", qk_norm_gain=4.0),
         Arm("number-last", "number-last"),
         Arm("number-last + rationale", "number-last", rationale=True),
+    ],
+    # The two plain layouts trained for long (pass a large --steps): how many pages it takes.
+    "scaling": [
+        Arm("number-first (served layout)", "number-first"),
+        Arm("number-last", "number-last"),
     ],
 }
 
