@@ -7,26 +7,27 @@ number, answer-only loss, the demo recipe's model size and a tokenizer trained o
 text. Every arm starts from the same random weights; all arms of a suite train side by side in
 one run, one process and one thread per arm.
 
-Suite `layout` (results: matching_probe.{json,md}):
+Suite `layout` (results: matching_probe.{json,md}; 2,000 steps, lr 1e-3):
 - number-first: `[3] link "enim"` lines, command above the labels (the served prompt's layout);
 - number-last: `link "enim" [3]` lines, command below the labels;
 - each with RoPE base 1e6 (Qwen3's, the demo student's) and 1e4.
 
-Suite `remedies` (results: matching_probe_remedies.{json,md}), each against its layout's plain arm:
+Suite `remedies` (results: matching_probe_remedies.{json,md}; 1,200 steps, lr 3e-3), each
+against its layout's plain arm:
 - curriculum: pages of 2 labels first, one more label allowed every 150 steps;
 - rationale (number-last): the answer restates the matched label's text before its number, so
   that the number follows the same tokens as in the label line (a copy, then an induction step);
 - sliding window: layer 0 attends to the last 8 tokens only (local mixing from the start);
 - qk-norm gain 4: Qwen3's query/key RMSNorm weights start at 4 instead of 1 (sharper attention).
 
-Suite `scaling` (results: matching_probe_scaling.{json,md}): the two plain layouts, meant to be
-run with a large `--steps`, to see how many pages the skill takes from random weights.
+Suite `scaling` (results: matching_probe_scaling.{json,md}; 6,000 steps, lr 3e-3): the two plain
+layouts trained for long, to see how many pages the skill takes from random weights.
 
 Accuracy is greedy-exact on held-out pages (every answer token right, so the number is right;
 chance = mean of 1/k over pages), every `--eval-every` steps.
 
     .venv/bin/python benchmarks/bench_matching_probe.py --suite layout|remedies|scaling \
-        [--steps 2000] [--lr 1e-3]
+        [--steps N] [--lr LR]   (defaults: the settings each suite's results were measured at)
 """
 
 from __future__ import annotations
@@ -71,23 +72,42 @@ class Arm:
     qk_norm_gain: float = 1.0
 
 
-SUITES: dict[str, list[Arm]] = {
-    "layout": [
-        Arm(f"{lay}, theta {th:g}", lay, rope_theta=th) for lay in LAYOUTS for th in (1e6, 1e4)
-    ],
-    "remedies": [
-        Arm("number-first (served layout)", "number-first"),
-        Arm("number-first + curriculum", "number-first", curriculum=True),
-        Arm("number-first + sliding window 8 in layer 0", "number-first", sliding_window=8),
-        Arm("number-first + qk-norm gain 4", "number-first", qk_norm_gain=4.0),
-        Arm("number-last", "number-last"),
-        Arm("number-last + rationale", "number-last", rationale=True),
-    ],
-    # The two plain layouts trained for long (pass a large --steps): how many pages it takes.
-    "scaling": [
-        Arm("number-first (served layout)", "number-first"),
-        Arm("number-last", "number-last"),
-    ],
+@dataclass(frozen=True)
+class Suite:
+    """Arms trained side by side, with the settings their committed results were measured at."""
+
+    arms: tuple[Arm, ...]
+    steps: int = 2000
+    lr: float = 1e-3
+    eval_every: int = 100
+
+
+SUITES: dict[str, Suite] = {
+    "layout": Suite(
+        tuple(
+            Arm(f"{lay}, theta {th:g}", lay, rope_theta=th) for lay in LAYOUTS for th in (1e6, 1e4)
+        )
+    ),
+    # lr 3e-3 is the demo's base-stage rate; 1,200 steps are about the pages that stage sees.
+    "remedies": Suite(
+        (
+            Arm("number-first (served layout)", "number-first"),
+            Arm("number-first + curriculum", "number-first", curriculum=True),
+            Arm("number-first + sliding window 8 in layer 0", "number-first", sliding_window=8),
+            Arm("number-first + qk-norm gain 4", "number-first", qk_norm_gain=4.0),
+            Arm("number-last", "number-last"),
+            Arm("number-last + rationale", "number-last", rationale=True),
+        ),
+        steps=1200,
+        lr=3e-3,
+    ),
+    # The two plain layouts trained for long: how many pages the skill takes.
+    "scaling": Suite(
+        (Arm("number-first (served layout)", "number-first"), Arm("number-last", "number-last")),
+        steps=6000,
+        lr=3e-3,
+        eval_every=250,
+    ),
 }
 
 
@@ -236,10 +256,9 @@ def _markdown(suite: str, arms: list[dict], args: dict, wall: float) -> list[str
     ]
     for a in arms:
         reach = [a[f"first_step_at_{p}pct"] or "not reached" for p in (50, 90)]
-        last = a["curve"][-1]
         lines.append(
-            f"| {a['name']} | {a['chance']:.1%} | {last['accuracy']:.1%} | "
-            f"{last['number_accuracy']:.1%} | {reach[0]} | {reach[1]} |"
+            f"| {a['name']} | {a['chance']:.1%} | {a['final_accuracy']:.1%} | "
+            f"{a['curve'][-1]['number_accuracy']:.1%} | {reach[0]} | {reach[1]} |"
         )
     lines += ["", "| step | " + " | ".join(a["name"] for a in arms) + " |"]
     lines.append("| ---: |" + " ---: |" * len(arms))
@@ -254,14 +273,17 @@ def main() -> None:
     ap.add_argument(
         "--suite", choices=sorted(SUITES), default="layout", help="which arms (default: layout)"
     )
-    ap.add_argument("--steps", type=int, default=2000, help="updates per arm (default: 2000)")
+    ap.add_argument("--steps", type=int, help="updates per arm (default: the suite's)")
     ap.add_argument("--batch", type=int, default=32, help="pages per update (default: 32)")
-    ap.add_argument("--lr", type=float, default=1e-3, help="AdamW learning rate (default: 1e-3)")
-    ap.add_argument("--eval-every", type=int, default=100, help="steps between evaluations")
+    ap.add_argument("--lr", type=float, help="AdamW learning rate (default: the suite's)")
+    ap.add_argument("--eval-every", type=int, help="steps between evaluations (default: suite's)")
     ap.add_argument("--eval-examples", type=int, default=256, help="held-out pages per arm")
     args = vars(ap.parse_args())
     suite = args.pop("suite")
     plan = SUITES[suite]
+    for key in ("steps", "lr", "eval_every"):
+        if args[key] is None:
+            args[key] = getattr(plan, key)
 
     from pathwise.demo.config import load_demo_config
     from training.tiny import build_text
@@ -275,11 +297,11 @@ def main() -> None:
         model_dir = str(build_text(Path(tmp) / "model", seed=0, corpus=corpus, **size))
         ctx = mp.get_context("spawn")
         queue = ctx.Queue()
-        procs = [ctx.Process(target=train_arm, args=(model_dir, a, args, queue)) for a in plan]
+        procs = [ctx.Process(target=train_arm, args=(model_dir, a, args, queue)) for a in plan.arms]
         t0 = time.perf_counter()
         for p in procs:
             p.start()
-        names = [a.name for a in plan]
+        names = [a.name for a in plan.arms]
         arms = sorted((queue.get() for _ in procs), key=lambda a: names.index(a["name"]))
         for p in procs:
             p.join()
