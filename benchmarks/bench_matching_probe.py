@@ -23,10 +23,16 @@ against its layout's plain arm:
 Suite `scaling` (results: matching_probe_scaling.{json,md}; 6,000 steps, lr 3e-3): the two plain
 layouts trained for long, to see how many pages the skill takes from random weights.
 
+Three more 1,200-step suites (lr 3e-3) against the served layout, results matching_probe_<suite>:
+- `mimetic`: mimetic initialization of the query/key maps (Trockman & Kolter, 2023), on all of
+  each tied head's dimensions or on RoPE's slow ones only;
+- `words`: the words all from the lorem list (one token each) or all random strings (several);
+- `lr`: learning rates 1e-2 and 3e-2.
+
 Accuracy is greedy-exact on held-out pages (every answer token right, so the number is right;
 chance = mean of 1/k over pages), every `--eval-every` steps.
 
-    .venv/bin/python benchmarks/bench_matching_probe.py --suite layout|remedies|scaling \
+    .venv/bin/python benchmarks/bench_matching_probe.py --suite layout|remedies|scaling|... \
         [--steps N] [--lr LR]   (defaults: the settings each suite's results were measured at)
 """
 
@@ -70,6 +76,9 @@ class Arm:
     rationale: bool = False
     sliding_window: int = 0
     qk_norm_gain: float = 1.0
+    mimetic: str = ""  # "", "all" or "low-freq": training/mimetic_init.py
+    words: str = "mixed"  # "mixed", "lorem" (one token each) or "random" (several tokens)
+    lr: float | None = None  # None: the suite's
 
 
 @dataclass(frozen=True)
@@ -101,6 +110,33 @@ SUITES: dict[str, Suite] = {
         steps=1200,
         lr=3e-3,
     ),
+    "mimetic": Suite(
+        (
+            Arm("number-first (served layout)", "number-first"),
+            Arm("number-first + mimetic", "number-first", mimetic="all"),
+            Arm("number-first + mimetic, low-freq", "number-first", mimetic="low-freq"),
+        ),
+        steps=1200,
+        lr=3e-3,
+    ),
+    # Which half of the words holds the served layout back: one-token or several-token ones.
+    "words": Suite(
+        (
+            Arm("number-first, lorem words only", "number-first", words="lorem"),
+            Arm("number-first, random strings only", "number-first", words="random"),
+        ),
+        steps=1200,
+        lr=3e-3,
+    ),
+    # Whether a larger step shortens the plateau (Qwen3's query/key norms keep attention bounded).
+    "lr": Suite(
+        (
+            Arm("number-first, lr 1e-2", "number-first", lr=1e-2),
+            Arm("number-first, lr 3e-2", "number-first", lr=3e-2),
+        ),
+        steps=1200,
+        lr=3e-3,
+    ),
     # The two plain layouts trained for long: how many pages the skill takes.
     "scaling": Suite(
         (Arm("number-first (served layout)", "number-first"), Arm("number-last", "number-last")),
@@ -111,20 +147,24 @@ SUITES: dict[str, Suite] = {
 }
 
 
-def _word(rng: random.Random) -> str:
-    if rng.random() < 0.5:
+def _word(rng: random.Random, words: str = "mixed") -> str:
+    if words == "lorem" or (words == "mixed" and rng.random() < 0.5):
         return rng.choice(LOREM)
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 8)))
 
 
 def example(
-    rng: random.Random, layout: str, max_labels: int = 8, rationale: bool = False
+    rng: random.Random,
+    layout: str,
+    max_labels: int = 8,
+    rationale: bool = False,
+    words_from: str = "mixed",
 ) -> tuple[str, str, int]:
     """(prompt, answer, number of labels) for one page and one command."""
     k = rng.randint(2, max_labels)
     words: list[str] = []
     while len(words) < k:
-        if (w := _word(rng)) not in words:
+        if (w := _word(rng, words_from)) not in words:
             words.append(w)
     j = rng.randrange(k)
     command = f'Command: click "{words[j]}" link'
@@ -181,7 +221,33 @@ def _load(model_dir: str, arm: Arm):
     for name, p in model.named_parameters():
         if name.endswith(("q_norm.weight", "k_norm.weight")):
             p.data.mul_(arm.qk_norm_gain)
+    if arm.mimetic:
+        _mimetic_init(model, low_freq_only=arm.mimetic == "low-freq")
     return model
+
+
+def _mimetic_init(model, low_freq_only: bool) -> None:
+    """Mimetic initialization (Trockman & Kolter, ICML 2023): pretrained attention has
+    W_Q W_K^T near a multiple of the identity, i.e. a query scores highest the keys of its own
+    token, which is the lookup this probe measures. The first query head of each key/value group
+    takes its key projection's weights, so W_Q W_K^T starts positive semi-definite. With
+    `low_freq_only` the tied head scores only on RoPE's slowest-turning pairs, alike at any
+    distance (rotate_half pairs dim i with i + hd/2 at base^(-2i/hd): small i turn fast)."""
+    import torch
+
+    cfg = model.config
+    hd, group = cfg.head_dim, cfg.num_attention_heads // cfg.num_key_value_heads
+    fast = torch.zeros(hd, dtype=torch.bool)
+    if low_freq_only:
+        fast[: hd // 4] = True
+        fast[hd // 2 : hd // 2 + hd // 4] = True
+    with torch.no_grad():
+        for layer in model.model.layers:
+            attn = layer.self_attn
+            for g in range(cfg.num_key_value_heads):
+                q = attn.q_proj.weight[g * group * hd : (g * group + 1) * hd]
+                q.copy_(attn.k_proj.weight[g * hd : (g + 1) * hd])
+                q[fast] = 0.0
 
 
 def train_arm(model_dir: str, arm: Arm, args: dict, queue) -> None:
@@ -192,11 +258,12 @@ def train_arm(model_dir: str, arm: Arm, args: dict, queue) -> None:
     torch.manual_seed(0)
     tok = AutoTokenizer.from_pretrained(model_dir)
     model = _load(model_dir, arm)
-    opt = torch.optim.AdamW(model.parameters(), lr=args["lr"], betas=(0.9, 0.95))
+    opt = torch.optim.AdamW(model.parameters(), lr=arm.lr or args["lr"], betas=(0.9, 0.95))
     warm = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 20))
     rng, eval_rng = random.Random(1), random.Random(999)
     held = [
-        example(eval_rng, arm.layout, rationale=arm.rationale) for _ in range(args["eval_examples"])
+        example(eval_rng, arm.layout, rationale=arm.rationale, words_from=arm.words)
+        for _ in range(args["eval_examples"])
     ]
     chance = sum(1 / k for _, _, k in held) / len(held)
     eval_ids, eval_att, _, eval_spans = _batch(tok, [(p, a) for p, a, _ in held])
@@ -205,7 +272,10 @@ def train_arm(model_dir: str, arm: Arm, args: dict, queue) -> None:
     t0 = time.perf_counter()
     for step in range(1, args["steps"] + 1):
         most = min(8, 2 + (step - 1) // CURRICULUM_EVERY) if arm.curriculum else 8
-        pages = [example(rng, arm.layout, most, arm.rationale)[:2] for _ in range(args["batch"])]
+        pages = [
+            example(rng, arm.layout, most, arm.rationale, arm.words)[:2]
+            for _ in range(args["batch"])
+        ]
         ids, att, labels, _ = _batch(tok, pages)
         loss = model(input_ids=ids, attention_mask=att, labels=labels).loss
         loss.backward()
@@ -241,11 +311,12 @@ def _first_step(curve: list[dict], level: float) -> int | None:
 
 
 def _markdown(suite: str, arms: list[dict], args: dict, wall: float) -> list[str]:
+    lr = "as each arm names" if any(a.get("lr") for a in arms) else args["lr"]
     lines = [
         f"# In-context matching probe, suite `{suite}` (demo student size, random init)",
         "",
         f"One command, 2-8 labels, answer = the matching label's number; batch {args['batch']}, "
-        f"lr {args['lr']}, loss on the answer tokens only, {args['eval_examples']} held-out "
+        f"lr {lr}, loss on the answer tokens only, {args['eval_examples']} held-out "
         "pages, greedy-exact accuracy (*number*: the label number alone, teacher-forced), one "
         f"thread per arm, all arms in one run ({wall / 60:.1f} min). "
         f"Script: `benchmarks/bench_matching_probe.py --suite {suite}`.",
