@@ -76,7 +76,7 @@ class Arm:
     rationale: bool = False
     sliding_window: int = 0
     qk_norm_gain: float = 1.0
-    mimetic: str = ""  # "", "all" or "low-freq": training/mimetic_init.py
+    mimetic: str = ""  # "", "all" or "low-freq": _mimetic_init
     words: str = "mixed"  # "mixed", "lorem" (one token each) or "random" (several tokens)
     lr: float | None = None  # None: the suite's
 
@@ -147,8 +147,8 @@ SUITES: dict[str, Suite] = {
 }
 
 
-def _word(rng: random.Random, words: str = "mixed") -> str:
-    if words == "lorem" or (words == "mixed" and rng.random() < 0.5):
+def _word(rng: random.Random, words_from: str = "mixed") -> str:
+    if words_from == "lorem" or (words_from == "mixed" and rng.random() < 0.5):
         return rng.choice(LOREM)
     return "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 8)))
 

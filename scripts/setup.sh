@@ -20,11 +20,11 @@ fi
 # beside them. Checking first turns a half-written venv and pip's "[Errno 28] No space left
 # on device" into one line that says how much is missing, before anything is written.
 need_space() {
-  local gib="$1" what="$2" have
+  local gib="$1" what="$2" kib mount
   [ "${PATHWISE_SKIP_DISK_CHECK:-0}" = 1 ] && return 0
-  have=$(( $(df -Pk . | awk 'NR==2 {print $4}') / 1048576 ))
-  if [ "$have" -lt "$gib" ]; then
-    log "not enough disk for $what: it needs about $gib GiB free on $(df -P . | awk 'NR==2 {print $6}'), $have GiB are free"
+  read -r kib mount < <(df -Pk . | awk 'NR==2 {print $4, $6}')
+  if [ $((kib / 1048576)) -lt "$gib" ]; then
+    log "not enough disk for $what: it needs about $gib GiB free on $mount, $((kib / 1048576)) GiB are free"
     log "free some space and re-run (or PATHWISE_SKIP_DISK_CHECK=1 to try anyway)"
     exit 1
   fi
@@ -32,6 +32,8 @@ need_space() {
 
 PY="${PYTHON:-python3.11}"
 command -v "$PY" >/dev/null 2>&1 || PY=python3
+# Before the venv itself is written: a venv that already holds torch needs little more.
+compgen -G ".venv/lib/python*/site-packages/torch" >/dev/null || need_space 9 ".venv (torch, the project, DeepSpeed)"
 if [ ! -x .venv/bin/python ]; then
   log "creating .venv with $($PY --version)"
   "$PY" -m venv .venv
@@ -80,7 +82,6 @@ if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ "${PATHWISE_FORCE_SET
   exit 0
 fi
 
-compgen -G ".venv/lib/python*/site-packages/torch" >/dev/null || need_space 9 ".venv (torch, the project, DeepSpeed)"
 log "installing pinned torch ($TORCH)"
 $PIP install -q --upgrade pip
 $PIP install -q $TORCH
