@@ -22,6 +22,13 @@ class Provenance(_Strict):
     source: str
     start: int = Field(ge=0)
     end: int = Field(ge=0)
+    record: str | None = Field(
+        default=None, description="id of the source record, e.g. '20141:0000093757' (term:clbid)"
+    )
+    aliases: list[str] = Field(
+        default_factory=list,
+        description="department aliases resolved for this fact, e.g. 'AS -> ASIAN'",
+    )
 
 
 class Source(_Strict):
@@ -53,22 +60,33 @@ class _Node(_Strict):
 class CourseRef(_Node):
     kind: Literal["course"] = "course"
     course: str
+    terms: list[str] = Field(
+        default_factory=list,
+        description="calendar term ids; when set, only a taking in one of them counts",
+    )
 
 
 class AllOf(_Node):
     kind: Literal["all_of"] = "all_of"
     items: list[Expr]
+    distinct: bool = Field(
+        default=False,
+        description="True: the items are filled by different courses even where the program "
+        "lets its requirements share courses",
+    )
 
 
 class AnyOf(_Node):
     kind: Literal["any_of"] = "any_of"
     items: list[Expr]
+    distinct: bool = False
 
 
 class ChooseN(_Node):
     kind: Literal["choose_n"] = "choose_n"
     n: int = Field(ge=0)
     items: list[Expr]
+    distinct: bool = False
 
 
 class Coreq(_Node):
@@ -108,11 +126,43 @@ class PoolSpec(_Strict):
 
 
 class Pool(_Node):
-    """CHOOSE_N over a course pool (an explicit list and/or a department-level filter)."""
+    """CHOOSE_N over a course pool (an explicit list and/or a department-level filter).
+    In a prerequisite: that many pool courses completed in earlier terms."""
 
     kind: Literal["pool"] = "pool"
     min_courses: int = Field(ge=0)
     pool: PoolSpec
+    overlap: bool = Field(
+        default=False,
+        description="True: counts every taken pool course, including ones that fill other "
+        "requirements of the program (a Hanson 'N courses from children' modifier)",
+    )
+
+
+class AtMost(_Node):
+    """At most n taken (or completed) courses of the pool, whatever they are used for."""
+
+    kind: Literal["at_most"] = "at_most"
+    n: int = Field(ge=0)
+    pool: PoolSpec
+
+
+class MinDepartments(_Node):
+    """Taken courses of the pool span at least n departments."""
+
+    kind: Literal["min_departments"] = "min_departments"
+    n: int = Field(ge=0)
+    pool: PoolSpec
+
+
+class NotBefore(_Node):
+    """At least n pool courses, each taken in the same academic year as, or after, some taken
+    course of `after` (e.g. EIN no earlier than the first BTS-T course)."""
+
+    kind: Literal["not_before"] = "not_before"
+    n: int = Field(default=1, ge=0)
+    pool: PoolSpec
+    after: PoolSpec
 
 
 class MinUnits(_Node):
@@ -153,6 +203,9 @@ Expr = Annotated[
     | Consent
     | Pool
     | MinUnits
+    | AtMost
+    | MinDepartments
+    | NotBefore
     | Conditional
     | Unsupported,
     Field(discriminator="kind"),
@@ -169,6 +222,7 @@ PREREQ_KINDS = {
     "concurrent",
     "standing",
     "consent",
+    "pool",
     "unsupported",
 }
 REQ_KINDS = {
@@ -178,6 +232,9 @@ REQ_KINDS = {
     "choose_n",
     "pool",
     "min_units",
+    "at_most",
+    "min_departments",
+    "not_before",
     "conditional",
     "unsupported",
 }
@@ -186,14 +243,40 @@ REQ_KINDS = {
 # --- courses.json ---------------------------------------------------------------------------
 
 
+class Offering(_Strict):
+    """A calendar term in which the course had a section, with the section record it came
+    from. `prerequisite` is set only where that term's own record differs from the course's."""
+
+    term: str
+    provenance: Provenance | None = None
+    prerequisite: Expr | None = None
+
+
+class CalendarTerm(_Strict):
+    """One concrete term of the observed calendar (e.g. id '20141', fall of 2014-15)."""
+
+    id: str
+    season: str
+    year: int = Field(description="academic year, named by its fall (2014 = 2014-15)")
+    label: str = ""
+
+
 class Course(_Strict):
     id: str
     title: str
-    units: float = Field(gt=0)
+    units: float = Field(ge=0)
     department: str
+    departments: list[str] = Field(
+        default_factory=list,
+        description="every department of a cross-listed course (pools match any of them)",
+    )
     level: int = 0
     terms_offered: list[str] = Field(
         default_factory=list, description="seasons; empty = every term"
+    )
+    offerings: list[Offering] | None = Field(
+        default=None,
+        description="observed calendar terms with a section; None = by season (terms_offered)",
     )
     description: str = ""
     prerequisite: Expr | None = None
@@ -208,6 +291,12 @@ class CoursesDoc(_Strict):
     institution: str
     catalog_year: str = ""
     term_cycle: list[str] = Field(default_factory=lambda: ["fall", "spring"])
+    calendar: list[CalendarTerm] = Field(
+        default_factory=list, description="observed terms, in order; empty = seasons only"
+    )
+    season_max_units: dict[str, float] = Field(
+        default_factory=dict, description="catalog load rule per season (e.g. interim)"
+    )
     standing_levels: dict[str, float] = Field(default_factory=dict)
     sources: list[Source] = Field(default_factory=list)
     courses: list[Course]
@@ -252,6 +341,11 @@ class GECategory(_Strict):
     name: str
     min_courses: int = Field(default=1, ge=0)
     courses: list[str]
+    requirement: Expr | None = Field(
+        default=None,
+        description="when set, the category is this expression (courses then only lists "
+        "the courses that carry it)",
+    )
     provenance: Provenance
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from planner.calendar import plan_slots, term_cap
 from planner.documents import Expr
-from planner.hypergraph import Hypergraph, walk
-from planner.model import resolve_conditionals, seasons_for
+from planner.hypergraph import Hypergraph, expr_courses
+from planner.model import ge_roots, offered, resolve_conditionals
 from planner.profile import Request
 
 
@@ -29,8 +30,14 @@ def _pick(g: Hypergraph, e: Expr | None, util: dict[str, float], chosen: set[str
             chosen.add(c)
         for i in [i for i in e.items if i.kind != "course"][: max(0, n - len(leaves))]:
             _pick(g, i, util, chosen)
-    elif k == "pool":
-        chosen.update(best(g.pool_classes(e.pool))[: e.min_courses])
+    elif k in ("pool", "not_before"):
+        n = e.min_courses if k == "pool" else e.n
+        chosen.update(best(g.pool_classes(e.pool))[:n])
+    elif k == "min_departments":
+        by_dept: dict[str, str] = {}
+        for c in best(g.pool_classes(e.pool)):
+            by_dept.setdefault(min(g.class_departments(c)), c)
+        chosen.update(list(by_dept.values())[: e.n])
     elif k == "min_units":
         got = 0.0
         for c in best(g.pool_classes(e.pool)):
@@ -53,6 +60,8 @@ def _ready(g: Hypergraph, e: Expr | None, before: set[str], upto: set[str]) -> b
     if k in ("any_of", "choose_n"):
         n = 1 if k == "any_of" else e.n
         return sum(_ready(g, i, before, upto) for i in e.items) >= n
+    if k == "pool":
+        return len(set(g.pool_classes(e.pool)) & before) >= e.min_courses
     return k == "standing"
 
 
@@ -62,32 +71,24 @@ def greedy_plan(g: Hypergraph, req: Request, util: dict[str, float]) -> list[tup
     for pid in [req.program, *req.tracks]:
         if pid in g.programs:
             _pick(g, resolve_conditionals(g.programs[pid].requirement, req), cls_util, chosen)
-    fw = req.ge_framework or (
-        g.programs[req.program].ge_framework if req.program in g.programs else None
-    )
-    if fw in g.frameworks:
-        for cat in g.frameworks[fw].categories:
-            pool = sorted(
-                {g.class_of[c] for c in cat.courses if c in g.class_of},
-                key=lambda c: (c not in chosen, -cls_util[c], c),
-            )
-            chosen.update(pool[: cat.min_courses])
-    # Close over mandatory prerequisites (first alternative of each choice).
+    for _, expr in ge_roots(g, req):
+        _pick(g, expr, cls_util, chosen)
+    # Close over prerequisite course references (every alternative named, no search).
     done = {g.class_of[c] for c in req.completed if c in g.class_of}
     frontier = list(chosen)
     while frontier:
         k = frontier.pop()
-        for node in walk(g.courses[g.members[k][0]].prerequisite):
-            if node.kind in ("course", "coreq", "concurrent") and node.course in g.class_of:
-                c = g.class_of[node.course]
-                if c not in chosen:
-                    chosen.add(c)
-                    frontier.append(c)
+        for ref in expr_courses(g.courses[g.members[k][0]].prerequisite):
+            c = g.class_of.get(ref)
+            if c is not None and c not in chosen:
+                chosen.add(c)
+                frontier.append(c)
     todo = sorted(chosen - done, key=lambda c: -cls_util[c])
-    seasons = seasons_for(g, req, req.horizon)
+    slots = plan_slots(g.calendar, g.term_cycle, req, req.horizon)
     plan: list[tuple[str, int]] = []
     have = set(done)
     for t in range(1, req.horizon + 1):
+        cap = term_cap(req, g.season_max_units, slots[t].season)[0]
         load = 0.0
         now: set[str] = set()
         progress = True
@@ -98,11 +99,12 @@ def greedy_plan(g: Hypergraph, req: Request, util: dict[str, float]) -> list[tup
                     continue
                 for cid in g.members[k]:
                     node = g.courses[cid]
-                    if node.seasons is not None and seasons[t] not in node.seasons:
+                    if not offered(node, slots[t]):
                         continue
-                    if load + node.units > req.max_units_per_term:
+                    if load + node.units > cap:
                         continue
-                    if _ready(g, node.prerequisite, have, have | now | {k}):
+                    pre = node.prereq_at(slots[t].calendar_id)
+                    if _ready(g, pre, have, have | now | {k}):
                         plan.append((cid, t))
                         now.add(k)
                         load += node.units

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from planner.documents import (
     AllOf,
     AnyOf,
+    AtMost,
+    CalendarTerm,
     CatalogDocs,
     ChooseN,
     Concurrent,
@@ -18,7 +20,9 @@ from planner.documents import (
     CourseRef,
     Expr,
     GEFramework,
+    MinDepartments,
     MinUnits,
+    NotBefore,
     Pool,
     PoolSpec,
     Program,
@@ -66,6 +70,20 @@ class CourseNode:
     text: str
     prerequisite: Expr | None
     cls: str = ""
+    offerings: frozenset[str] | None = None  # observed calendar term ids; None: by season
+    term_prereq: dict[str, Expr] = field(default_factory=dict)  # term id -> its own prereq
+    departments: frozenset[str] = frozenset()
+
+    def prereq_at(self, calendar_id: str | None) -> Expr | None:
+        """The prerequisite of the offering in that calendar term (its own record's)."""
+        if calendar_id is not None and calendar_id in self.term_prereq:
+            return self.term_prereq[calendar_id]
+        return self.prerequisite
+
+    def prereqs(self) -> list[Expr]:
+        """Every distinct prerequisite the course has in some term."""
+        out = [] if self.prerequisite is None else [self.prerequisite]
+        return out + list(self.term_prereq.values())
 
 
 @dataclass
@@ -82,9 +100,14 @@ class Hypergraph:
     policies: dict[str, UnsupportedPolicy]
     edges: list[Edge] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
+    calendar: list[CalendarTerm] = field(default_factory=list)
+    season_max_units: dict[str, float] = field(default_factory=dict)
 
     def cls(self, course: str) -> str | None:
         return self.class_of.get(course)
+
+    def class_departments(self, cls: str) -> frozenset[str]:
+        return frozenset().union(*(self.courses[m].departments for m in self.members[cls]))
 
     def class_units(self, cls: str) -> float:
         # Members of one equivalence class may differ in units; the class counts once at the
@@ -98,8 +121,9 @@ class Hypergraph:
             if cid in self.class_of:
                 out.add(self.class_of[cid])
         if spec.departments:
+            wanted = set(spec.departments)
             for node in self.courses.values():
-                if node.department not in spec.departments:
+                if not node.departments & wanted:
                     continue
                 if spec.min_level is not None and node.level < spec.min_level:
                     continue
@@ -125,13 +149,25 @@ def walk(expr: Expr | None) -> Iterator[Expr]:
         yield from walk(expr.otherwise)
 
 
-def expr_courses(expr: Expr | None) -> list[str]:
+def node_pools(node: Expr, fills: bool = False) -> list[PoolSpec]:
+    """The pools a node counts over. fills=True: only pools whose courses can fill it (an
+    at-most bound never needs a course to be taken)."""
+    if isinstance(node, Pool | MinUnits | MinDepartments):
+        return [node.pool]
+    if isinstance(node, NotBefore):
+        return [node.pool, node.after]
+    if isinstance(node, AtMost):
+        return [] if fills else [node.pool]
+    return []
+
+
+def expr_courses(expr: Expr | None, fills: bool = False) -> list[str]:
     out: list[str] = []
     for node in walk(expr):
         if isinstance(node, CourseRef | Coreq | Concurrent):
             out.append(node.course)
-        elif isinstance(node, Pool | MinUnits):
-            out.extend(node.pool.courses)
+        for spec in node_pools(node, fills):
+            out.extend(spec.courses)
     return out
 
 
@@ -167,6 +203,11 @@ def compile_graph(docs: CatalogDocs) -> Hypergraph:
             seasons=frozenset(c.terms_offered) if c.terms_offered else None,
             text=f"{c.title}. {c.description}",
             prerequisite=c.prerequisite,
+            offerings=None if c.offerings is None else frozenset(o.term for o in c.offerings),
+            term_prereq={
+                o.term: o.prerequisite for o in c.offerings or [] if o.prerequisite is not None
+            },
+            departments=frozenset([c.department, *c.departments]),
         )
         for c in docs.courses.courses
     }
@@ -222,6 +263,8 @@ def compile_graph(docs: CatalogDocs) -> Hypergraph:
         policies=policies,
         edges=edges,
         issues=issues,
+        calendar=list(docs.courses.calendar),
+        season_max_units=dict(docs.courses.season_max_units),
     )
     _check_refs(g)
     _build_edges(g)
@@ -232,11 +275,9 @@ def compile_graph(docs: CatalogDocs) -> Hypergraph:
 def _check_refs(g: Hypergraph) -> None:
     def check(expr: Expr | None, where: str) -> None:
         for node in walk(expr):
-            refs = (
-                expr_courses(node)
-                if isinstance(node, Pool | MinUnits)
-                else ([node.course] if isinstance(node, CourseRef | Coreq | Concurrent) else [])
-            )
+            refs = [c for spec in node_pools(node) for c in spec.courses]
+            if isinstance(node, CourseRef | Coreq | Concurrent):
+                refs.append(node.course)
             for ref in refs:
                 if ref not in g.courses:
                     g.issues.append(Issue("dangling_ref", f"unknown course {ref}", where))
@@ -244,7 +285,8 @@ def _check_refs(g: Hypergraph) -> None:
                 g.issues.append(Issue("unknown_policy", f"unknown policy {node.policy}", where))
 
     for c in g.courses.values():
-        check(c.prerequisite, f"courses.json:{c.id}.prerequisite")
+        for pre in c.prereqs():
+            check(pre, f"courses.json:{c.id}.prerequisite")
     for p in g.programs.values():
         check(p.requirement, f"programs.json:{p.id}.requirement")
         if p.parent and p.parent not in g.programs:
@@ -266,11 +308,12 @@ def _check_refs(g: Hypergraph) -> None:
                     g.issues.append(
                         Issue("dangling_ref", f"unknown course {ref}", f"ge.json:{f.id}.{cat.id}")
                     )
+            check(cat.requirement, f"ge.json:{f.id}.{cat.id}.requirement")
 
 
 def _build_edges(g: Hypergraph) -> None:
     for c in g.courses.values():
-        for node in walk(c.prerequisite):
+        for node in (n for pre in c.prereqs() for n in walk(pre)):
             if isinstance(node, CourseRef) and node.course in g.courses:
                 g.edges.append(Edge("prerequisite", c.id, node.course))
                 g.edges.append(Edge("unlock", node.course, c.id))
@@ -283,7 +326,7 @@ def _build_edges(g: Hypergraph) -> None:
             group: list[str] = []
             if isinstance(node, AnyOf | ChooseN):
                 group = [i.course for i in node.items if isinstance(i, CourseRef)]
-            elif isinstance(node, Pool | MinUnits):
+            elif isinstance(node, Pool | MinUnits | NotBefore):
                 group = [m for cls in g.pool_classes(node.pool) for m in g.members[cls]]
                 for m in group:
                     g.edges.append(Edge("fulfillment", m, p.id))

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
+from planner.calendar import Slot, plan_slots, term_cap
 from planner.documents import (
     AllOf,
     AnyOf,
@@ -18,12 +19,11 @@ from planner.documents import (
     Coreq,
     CourseRef,
     Expr,
-    MinUnits,
     Pool,
     Standing,
-    Unsupported,
 )
-from planner.hypergraph import Hypergraph, expr_courses, walk
+from planner.encode import RequirementEncoder
+from planner.hypergraph import CourseNode, Hypergraph, expr_courses, node_pools, walk
 from planner.profile import Request
 
 INF = 10**6
@@ -39,19 +39,12 @@ def units_scale(graph: Hypergraph) -> int:
 
 
 @dataclass
-class Limits:
-    """Assumption literals the infeasibility explanation may switch off (None: always on)."""
-
-    requirements: dict[str, tuple[str, Expr]] = field(default_factory=dict)  # key -> (words, expr)
-
-
-@dataclass
 class Encoding:
     model: cp_model.CpModel
     graph: Hypergraph
     request: Request
     terms: list[int]
-    seasons: dict[int, str]
+    slots: dict[int, Slot]
     scale: int
     done: set[str]  # completed equivalence classes
     x: dict[tuple[str, int], cp_model.IntVar]
@@ -63,13 +56,20 @@ class Encoding:
     start: dict[str, int]
     assumptions: dict[str, tuple[cp_model.IntVar, str]] = field(default_factory=dict)
     total_units: LinExpr = 0
-    notes: list[str] = field(default_factory=list)
+    # (requirement path, class, its use literal or None = the class is taken): which
+    # requirement each chosen course fills.
+    fills: list[tuple[str, str, cp_model.IntVar | None]] = field(default_factory=list)
+
+    @property
+    def seasons(self) -> dict[int, str]:
+        return {t: s.season for t, s in self.slots.items()}
 
 
-def seasons_for(graph: Hypergraph, request: Request, horizon: int) -> dict[int, str]:
-    cycle = graph.term_cycle or ["term"]
-    first = cycle.index(request.start_season) if request.start_season in cycle else 0
-    return {t: cycle[(first + t - 1) % len(cycle)] for t in range(1, horizon + 1)}
+def ge_framework_id(graph: Hypergraph, request: Request) -> str | None:
+    if request.ge_framework is not None:
+        return None if request.ge_framework == "none" else request.ge_framework
+    prog = graph.programs.get(request.program or "")
+    return prog.ge_framework if prog else None
 
 
 def program_roots(graph: Hypergraph, request: Request) -> list[tuple[str, Expr]]:
@@ -78,6 +78,21 @@ def program_roots(graph: Hypergraph, request: Request) -> list[tuple[str, Expr]]
         if pid in graph.programs:
             roots.append((pid, graph.programs[pid].requirement))
     return roots
+
+
+def ge_roots(graph: Hypergraph, request: Request) -> list[tuple[str, Expr]]:
+    """One root per GE category of the request's framework (its expression, or its pool)."""
+    fw = ge_framework_id(graph, request)
+    if fw not in graph.frameworks:
+        return []
+    return [
+        (
+            f"{fw}/{cat.id}",
+            cat.requirement
+            or Pool(min_courses=cat.min_courses, label=cat.name, pool={"courses": cat.courses}),
+        )
+        for cat in graph.frameworks[fw].categories
+    ]
 
 
 def resolve_conditionals(expr: Expr, request: Request) -> Expr | None:
@@ -97,13 +112,21 @@ def resolve_conditionals(expr: Expr, request: Request) -> Expr | None:
     return expr
 
 
-def _earliest_starts(
-    graph: Hypergraph, done: set[str], request: Request, horizon: int, seasons: dict[int, str]
+def offered(node: CourseNode, slot: Slot) -> bool:
+    if node.offerings is not None:
+        return slot.calendar_id in node.offerings
+    return node.seasons is None or slot.season in node.seasons
+
+
+def earliest_starts(
+    graph: Hypergraph, done: set[str], request: Request, slots: dict[int, Slot]
 ) -> dict[str, int]:
     """Lower bound on each course's term from prerequisite depth and offerings (fixpoint).
     Removing impossible x[c,t] up front tightens the LP and is what keeps proofs short."""
+    horizon = len(slots)
     start = {c: 1 for c in graph.courses}
     consents = set(request.consents)
+    pools: dict[int, list[str]] = {}
 
     def cls_ready(cls: str, strict: bool) -> int:
         if cls in done:
@@ -124,6 +147,13 @@ def _earliest_starts(
         if isinstance(e, ChooseN):
             vals = sorted(lb(i, cid) for i in e.items)
             return 1 if e.n == 0 else (vals[e.n - 1] if len(vals) >= e.n else INF)
+        if isinstance(e, Pool):
+            if id(e.pool) not in pools:
+                pools[id(e.pool)] = graph.pool_classes(e.pool)
+            own = graph.class_of[cid]
+            vals = sorted(cls_ready(k, True) for k in pools[id(e.pool)] if k != own)
+            n = e.min_courses
+            return 1 if n == 0 else (vals[n - 1] if len(vals) >= n else INF)
         if isinstance(e, Consent):
             return 1 if cid in consents else INF
         if isinstance(e, Standing):
@@ -133,10 +163,15 @@ def _earliest_starts(
     for _ in range(horizon + 2):
         changed = False
         for cid, node in graph.courses.items():
-            s = max(1, lb(node.prerequisite, cid))
-            while s <= horizon and node.seasons is not None and seasons[s] not in node.seasons:
+            base = lb(node.prerequisite, cid)
+            own = {k: lb(p, cid) for k, p in node.term_prereq.items()}
+            s = 1
+            while s <= horizon:
+                slot = slots[s]
+                need = own.get(slot.calendar_id, base) if slot.calendar_id else base
+                if offered(node, slot) and need <= s:
+                    break
                 s += 1
-            s = min(s, horizon + 1)
             if s != start[cid]:
                 start[cid], changed = s, True
         if not changed:
@@ -145,13 +180,23 @@ def _earliest_starts(
 
 
 def relevant_classes(graph: Hypergraph, roots: list[Expr]) -> set[str]:
-    """Classes reachable from the requirements through prerequisites (the rest cannot matter)."""
+    """Classes reachable from the requirements through prerequisites (the rest cannot matter).
+    An at-most bound or a department count adds none: it never needs a course taken."""
     seen: set[str] = set()
-    frontier = [c for r in roots for c in expr_courses(r)]
+    frontier = [c for r in roots for c in expr_courses(r, fills=True)]
+
+    def pooled(e: Expr | None, fills: bool) -> list[str]:
+        return [
+            m
+            for node in walk(e)
+            for spec in node_pools(node, fills)
+            if spec.departments
+            for k in graph.pool_classes(spec)
+            for m in graph.members[k]
+        ]
+
     for r in roots:
-        for node in walk(r):
-            if isinstance(node, Pool | MinUnits):
-                frontier += [m for k in graph.pool_classes(node.pool) for m in graph.members[k]]
+        frontier += pooled(r, True)
     while frontier:
         cid = frontier.pop()
         cls = graph.class_of.get(cid)
@@ -159,11 +204,12 @@ def relevant_classes(graph: Hypergraph, roots: list[Expr]) -> set[str]:
             continue
         seen.add(cls)
         for m in graph.members[cls]:
-            frontier += expr_courses(graph.courses[m].prerequisite)
+            for pre in graph.courses[m].prereqs():
+                frontier += expr_courses(pre) + pooled(pre, False)
     return seen
 
 
-class Builder:
+class Builder(RequirementEncoder):
     """Builds one CP-SAT model for one request; every hyperedge becomes one linear constraint."""
 
     def __init__(
@@ -181,39 +227,27 @@ class Builder:
         self.m = cp_model.CpModel()
         self.scale = units_scale(graph)
         self.done = {graph.class_of[c] for c in request.completed if c in graph.class_of}
-        self.seasons = seasons_for(graph, request, self.hmax)
+        self.slots = plan_slots(graph.calendar, graph.term_cycle, request, self.hmax)
 
     def build(self, explain: bool = False) -> Encoding:
         g, r, m = self.g, self.r, self.m
-        fw = r.ge_framework or (
-            g.programs[r.program].ge_framework if r.program in g.programs else None
-        )
         roots = [(pid, resolve_conditionals(e, r)) for pid, e in program_roots(g, r)]
-        ge_roots: list[tuple[str, Expr]] = []
-        if fw in g.frameworks:
-            for cat in g.frameworks[fw].categories:
-                ge_roots.append(
-                    (
-                        f"{fw}/{cat.id}",
-                        Pool(
-                            min_courses=cat.min_courses,
-                            label=cat.name,
-                            pool={"courses": cat.courses},
-                        ),
-                    )
-                )
-        rel = relevant_classes(g, [e for _, e in roots if e] + [e for _, e in ge_roots])
-        start = _earliest_starts(g, self.done, r, self.hmax, self.seasons)
+        ge = ge_roots(g, r)
+        rel = relevant_classes(g, [e for _, e in roots if e] + [e for _, e in ge])
+        start = earliest_starts(g, self.done, r, self.slots)
         terms = list(range(1, self.hmax + 1))
         x: dict[tuple[str, int], cp_model.IntVar] = {}
         for cls in sorted(rel - self.done):
             for cid in g.members[cls]:
                 node = g.courses[cid]
                 for t in range(start[cid], self.hmax + 1):
-                    if node.seasons is None or self.seasons[t] in node.seasons:
+                    if offered(node, self.slots[t]):
                         x[cid, t] = m.NewBoolVar(f"x[{cid},{t}]")
         self.x = x
-        cap = math.floor(r.max_units_per_term * self.scale + 1e-9)
+        caps = {
+            t: math.floor(term_cap(r, g.season_max_units, s.season)[0] * self.scale + 1e-9)
+            for t, s in self.slots.items()
+        }
         self.by_cls: dict[str, list[tuple[int, cp_model.IntVar]]] = defaultdict(list)
         for (cid, t), v in x.items():
             self.by_cls[g.class_of[cid]].append((t, v))
@@ -232,14 +266,14 @@ class Builder:
             g,
             r,
             terms,
-            self.seasons,
+            self.slots,
             self.scale,
             self.done,
             x,
             taken,
             {},
             {},
-            m.NewIntVar(0, INF if explain else cap, "max_load"),
+            m.NewIntVar(0, INF if explain else max(caps.values(), default=0), "max_load"),
             sorted(self.by_cls),
             start,
         )
@@ -249,20 +283,41 @@ class Builder:
             a, b = sorted(pair)
             if a in taken and b in taken:
                 m.Add(taken[a] + taken[b] <= 1)
-        # Prerequisites, per course and term, against strictly earlier terms.
+        # Prerequisites, per course and term (that term's own), against earlier terms.
+        self._before: dict[int, LinExpr] = {}
         for (cid, t), v in x.items():
-            pre = g.courses[cid].prerequisite
+            pre = g.courses[cid].prereq_at(self.slots[t].calendar_id)
             if pre is not None:
                 self._imply(v, pre, t, cid)
-        # Capacity, horizon.
-        cap_lit = self._assume("cap", f"at most {r.max_units_per_term:g} units per term", explain)
+        self._capacity(caps, explain)
+        # The ladder adds max_load * F >= total_units once F is fixed (see solve.py).
+        enc.total_units = sum(
+            round(g.courses[cid].units * self.scale) * v for (cid, _), v in x.items()
+        )
+        self.require_all(roots, ge, explain)
+        return enc
+
+    def _capacity(self, caps: dict[int, int], explain: bool) -> None:
+        g, r, m, enc = self.g, self.r, self.m, self.enc
+        seasonal = sorted(
+            {s.season for s in self.slots.values() if caps[s.t] != max(caps.values())}
+        )
+        words = f"at most {r.max_units_per_term:g} units per term"
+        if seasonal:
+            words += (
+                " ("
+                + ", ".join(f"{s} {term_cap(r, g.season_max_units, s)[0]:g}" for s in seasonal)
+                + ")"
+            )
+        cap_lit = self._assume("cap", words, explain)
         hor_lit = self._assume(
             "horizon", f"finishing within {self.h} terms", explain and self.hmax > self.h
         )
-        for t in terms:
+        for t in enc.terms:
+            cap = caps[t]
             vs = [
                 (v, round(g.courses[cid].units * self.scale))
-                for (cid, tt), v in x.items()
+                for (cid, tt), v in self.x.items()
                 if tt == t
             ]
             load = sum(u * v for v, u in vs) if vs else 0
@@ -277,9 +332,8 @@ class Builder:
                 m.Add(load <= INF * enc.z[t])
             if cap_lit is None and self.cover_cuts:
                 # Knapsack cover cuts: at most floor(cap / u) courses of >= u units fit in one
-                # term. CP-SAT's LP does not see this from the weighted sum, and it is what
-                # bounds the horizon at tight caps (12 units of 3- and 4-unit courses).
-                for u in sorted({w for _, w in vs}, reverse=True):
+                # term. CP-SAT's LP does not see this from the weighted sum.
+                for u in sorted({w for _, w in vs if w > 0}, reverse=True):
                     big = [v for v, w in vs if w >= u]
                     if len(big) > cap // u:
                         m.Add(sum(big) <= (cap // u) * enc.z[t])
@@ -292,127 +346,8 @@ class Builder:
                     m.AddImplication(hor_lit, enc.z[t].Not())
                 else:
                     m.Add(enc.z[t] == 0)
-        # The ladder adds max_load * F >= total_units once F is fixed (see solve.py).
-        enc.total_units = sum(
-            round(g.courses[cid].units * self.scale) * v for (cid, _), v in x.items()
-        )
-        # Requirements at the end of the plan.
-        self._uses: dict[str, dict[str, list[cp_model.IntVar]]] = defaultdict(
-            lambda: defaultdict(list)
-        )
-        for pid, expr in roots:
-            prog = g.programs[pid]
-            scope = pid if not prog.double_count.within_program else None
-            tag = "prog" if not prog.double_count.with_ge else None
-            self._require_root(pid, expr, scope, tag, explain)
-        if fw in g.frameworks:
-            once = g.frameworks[fw].courses_count_once
-            for key, expr in ge_roots:
-                self._require_root(key, expr, fw if once else None, "ge", explain)
-        for _scope, per_cls in self._uses.items():
-            for us in per_cls.values():
-                if len(us) > 1:
-                    m.Add(sum(us) <= 1)
-        self._disjoint_prog_ge()
-        return enc
 
-    # -- helpers ---------------------------------------------------------------------------
-
-    def _assume(self, key: str, words: str, explain: bool) -> cp_model.IntVar | None:
-        if not explain:
-            return None
-        lit = self.m.NewBoolVar(f"assume[{key}]")
-        self.enc.assumptions[key] = (lit, words)
-        return lit
-
-    def _require_root(
-        self, key: str, expr: Expr | None, scope: str | None, tag: str | None, explain: bool
-    ) -> None:
-        if expr is None:
-            return
-        items = expr.items if isinstance(expr, AllOf) and explain else [expr]
-        for i, item in enumerate(items):
-            name = item.label or (f"{key} requirement {i + 1}" if len(items) > 1 else key)
-            lit = self._assume(f"req:{key}:{i}", f"the requirement '{name}' of {key}", explain)
-            if lit is None:
-                lit = self.m.NewConstant(1)
-            self._req(lit, item, scope, tag)
-
-    def _use(self, cls: str, scope: str | None, tag: str | None) -> LinExpr:
-        t = self.taken.get(cls, 0)
-        if scope is None and tag is None:
-            return t
-        u = self.m.NewBoolVar(f"use[{cls}]")
-        self.m.Add(u <= t)
-        if scope is not None:
-            self._uses[scope][cls].append(u)
-        if tag is not None:
-            self._uses[f"#{tag}"][cls].append(u)
-        return u
-
-    def _disjoint_prog_ge(self) -> None:
-        prog, ge = self._uses.get("#prog", {}), self._uses.get("#ge", {})
-        for cls in set(prog) & set(ge):
-            p_any = self.m.NewBoolVar("")
-            for u in prog[cls]:
-                self.m.AddImplication(u, p_any)
-            self.m.Add(p_any + sum(ge[cls]) <= 1)
-        # The "#tag" entries are only for this pairing, not exclusive scopes themselves.
-        self._uses.pop("#prog", None)
-        self._uses.pop("#ge", None)
-
-    def _req(self, enf: cp_model.IntVar, e: Expr, scope: str | None, tag: str | None) -> None:
-        """enf => requirement e holds by the end of the plan."""
-        m, g = self.m, self.g
-        if isinstance(e, CourseRef):
-            cls = g.class_of.get(e.course)
-            m.Add(enf <= (self._use(cls, scope, tag) if cls else 0))
-        elif isinstance(e, AllOf):
-            for i in e.items:
-                self._req(enf, i, scope, tag)
-        elif isinstance(e, AnyOf | ChooseN):
-            self._at_least(
-                enf,
-                e,
-                lambda a, i: self._req(a, i, scope, tag),
-                lambda cls: self._use(cls, scope, tag),
-            )
-        elif isinstance(e, Pool):
-            pool = self.g.pool_classes(e.pool)
-            m.Add(e.min_courses * enf <= sum(self._use(k, scope, tag) for k in pool))
-        elif isinstance(e, MinUnits):
-            pool = self.g.pool_classes(e.pool)
-            need = math.ceil(e.units * self.scale - 1e-9)
-            m.Add(
-                need * enf
-                <= sum(
-                    round(g.class_units(k) * self.scale) * self._use(k, scope, tag) for k in pool
-                )
-            )
-        else:  # unsupported, unresolved conditional, or a prerequisite-only kind
-            m.Add(enf == 0)
-
-    def _at_least(self, enf: cp_model.IntVar, e: AnyOf | ChooseN, sub, leaf) -> None:
-        """enf => at least n of e's items (one single cardinality constraint, never pairwise)."""
-        n = 1 if isinstance(e, AnyOf) else e.n
-        self.m.Add(n * enf <= sum(self._witnesses(e.items, sub, leaf)))
-
-    def _witnesses(self, items: list[Expr], sub, leaf) -> list[LinExpr]:
-        # Course leaves are counted per equivalence class so two equivalent courses can never
-        # satisfy a choose-2; nested nodes get one auxiliary literal each.
-        out: list[LinExpr] = []
-        seen: set[str] = set()
-        for i in items:
-            if isinstance(i, CourseRef):
-                cls = self.g.class_of.get(i.course)
-                if cls and cls not in seen:
-                    seen.add(cls)
-                    out.append(leaf(cls))
-            else:
-                a = self.m.NewBoolVar("")
-                sub(a, i)
-                out.append(a)
-        return out
+    # -- prerequisites ---------------------------------------------------------------------
 
     def _done_by(self, cls: str | None, t: int) -> LinExpr:
         if cls is None:
@@ -423,13 +358,22 @@ class Builder:
         return sum(vs) if vs else 0
 
     def _units_before(self, t: int) -> LinExpr:
-        done_units = sum(self.g.class_units(k) for k in self.done)
-        vs = [
-            round(self.g.courses[c].units * self.scale) * v
-            for (c, tt), v in self.x.items()
-            if tt < t
-        ]
-        return round(done_units * self.scale) + (sum(vs) if vs else 0)
+        if t not in self._before:
+            done_units = sum(self.g.class_units(k) for k in self.done)
+            vs = [
+                round(self.g.courses[c].units * self.scale) * v
+                for (c, tt), v in self.x.items()
+                if tt < t
+            ]
+            base = round(done_units * self.scale)
+            if not vs:
+                self._before[t] = base
+            else:
+                # One variable per term, shared by every standing rule that asks about it.
+                before = self.m.NewIntVar(0, INF, f"units_before[{t}]")
+                self.m.Add(before == base + sum(vs))
+                self._before[t] = before
+        return self._before[t]
 
     def _imply(self, enf: cp_model.IntVar, e: Expr, t: int, cid: str) -> None:
         """enf => prerequisite e holds for a course taken in term t."""
@@ -448,6 +392,10 @@ class Builder:
                 lambda a, i: self._imply(a, i, t, cid),
                 lambda cls: self._done_by(cls, t - 1),
             )
+        elif isinstance(e, Pool):
+            own = g.class_of[cid]
+            got = [self._done_by(k, t - 1) for k in g.pool_classes(e.pool) if k != own]
+            m.Add(e.min_courses * enf <= sum(got))
         elif isinstance(e, Standing):
             need = round(e.min_units * self.scale)
             have = self._units_before(t)
@@ -459,7 +407,7 @@ class Builder:
         elif isinstance(e, Consent):
             if cid not in self.r.consents:
                 m.Add(enf == 0)
-        elif isinstance(e, Unsupported):
-            m.Add(enf == 0)
-        else:
+        elif e.kind == "unsupported" and e.policy in self.r.acknowledged:
+            pass
+        else:  # unsupported, or a kind that has no meaning in a prerequisite
             m.Add(enf == 0)

@@ -19,16 +19,24 @@ class Request(BaseModel):
 
     program: str | None = None
     tracks: list[str] = Field(default_factory=list)
-    ge_framework: str | None = None  # default: the program's framework
+    ge_framework: str | None = None  # default: the program's framework; "none": no GE
     completed: list[str] = Field(default_factory=list)
     transfer: bool = False
     horizon: int = Field(default=12, ge=1, le=24)
     start_season: str | None = None  # default: first season of the catalog's term cycle
+    # A calendar term id or label ("20141", "fall 2014"); default: the calendar's first term.
+    start_term: str | None = None
     max_units_per_term: float = Field(default=18.0, gt=0)
+    max_units_by_season: dict[str, float] = Field(
+        default_factory=dict, description="tighter cap per season, e.g. {'interim': 1}"
+    )
     risk_tolerance: Literal["low", "medium", "high"] = "medium"
     interests: list[str] = Field(default_factory=list)
     avoid: list[str] = Field(default_factory=list)
     consents: list[str] = Field(default_factory=list)
+    # Unsupported-policy ids the student attests to (e.g. a message-only requirement such as
+    # attending seminars); only these ever count as met, and each plan lists them.
+    acknowledged: list[str] = Field(default_factory=list)
     # Identifiers the parser saw but could not resolve; each one becomes a question.
     unresolved: list[str] = Field(default_factory=list)
     # Unknown preference dimensions: name -> finite hypotheses (each a partial Request patch).

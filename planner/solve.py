@@ -58,6 +58,8 @@ class PlannedCourse:
     term: int
     season: str
     units: float
+    term_id: str | None = None  # the calendar term (e.g. "20141"), when the catalog has one
+    term_label: str = ""
 
 
 @dataclass
@@ -72,6 +74,8 @@ class Plan:
     utility: float
     solve_s: float
     stage_times: dict[str, float] = field(default_factory=dict)
+    # course -> requirement paths it fills in the solver's final assignment
+    fills: dict[str, list[str]] = field(default_factory=dict)
 
     def by_term(self) -> dict[int, list[PlannedCourse]]:
         out: dict[int, list[PlannedCourse]] = {}
@@ -114,6 +118,7 @@ class _Ladder:
         self.values: dict[str, int] = {}
         self.times: dict[str, float] = {}
         self.solution: dict[tuple[str, int], int] | None = None
+        self.fills: dict[str, list[str]] = {}
 
     def objective(self, stage: str) -> tuple[Any, bool]:
         e = self.enc
@@ -177,6 +182,13 @@ class _Ladder:
         self.times[stage or "feasible"] = round(time.monotonic() - t0, 4)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             self.solution = {key: int(solver.Value(v)) for key, v in self.enc.x.items()}
+            picked = {self.enc.graph.class_of[c] for (c, _), v in self.solution.items() if v}
+            fills: dict[str, list[str]] = {}
+            for path, cls, lit in self.enc.fills:
+                used = cls in picked if lit is None else solver.Value(lit)
+                if used and path not in fills.get(cls, []):
+                    fills.setdefault(cls, []).append(path)
+            self.fills = fills
             m.ClearHints()
             for key, v in self.enc.x.items():
                 m.AddHint(v, self.solution[key])
@@ -198,7 +210,14 @@ class _Ladder:
 def _extract(enc: Encoding, sol: dict[tuple[str, int], int]) -> list[PlannedCourse]:
     g = enc.graph
     return [
-        PlannedCourse(c, t, enc.seasons[t], g.courses[c].units)
+        PlannedCourse(
+            c,
+            t,
+            enc.slots[t].season,
+            g.courses[c].units,
+            enc.slots[t].calendar_id,
+            enc.slots[t].label,
+        )
         for (c, t), v in sorted(sol.items(), key=lambda kv: (kv[0][1], kv[0][0]))
         if v
     ]
@@ -252,6 +271,11 @@ def solve_ladder(
         utility=round(sum(utility[pc.course] for pc in courses), 4),
         solve_s=round(time.monotonic() - t0, 4),
         stage_times=ladder.times,
+        fills={
+            pc.course: ladder.fills.get(graph.class_of[pc.course], [])
+            for pc in courses
+            if ladder.fills.get(graph.class_of[pc.course])
+        },
     )
     return "ok", plan
 

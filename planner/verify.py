@@ -1,11 +1,14 @@
 """Independent plan verifier: KnowPlan, "Metrics" (exact feasibility by a deterministic verifier).
 
 Reads the documents directly and shares no constraint-building code with the solver: its own
-equivalence classes, its own expression evaluation, its own double-count matching."""
+equivalence classes, term mapping, expression evaluation and double-count matching. Given the
+observed term files, it also checks each planned course against the sections actually listed
+in its term, independently of the converted offerings."""
 
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +16,7 @@ from planner.documents import CatalogDocs
 from planner.profile import Request
 
 KINDS = (
+    "request",
     "unknown_course",
     "duplicate",
     "horizon",
@@ -51,16 +55,70 @@ def _classes(docs: CatalogDocs) -> dict[str, str]:
     return {c: root(c) for c in parent}
 
 
+def _key(s: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", s.lower()).strip()
+
+
 class Verifier:
-    def __init__(self, docs: CatalogDocs) -> None:
+    def __init__(self, docs: CatalogDocs, sections: dict[str, set[str]] | None = None) -> None:
         self.docs = docs
+        self.sections = sections
         self.courses = {c.id: c for c in docs.courses.courses}
         self.cls = _classes(docs)
-        self.units = {}
+        self.units: dict[str, float] = {}
+        self.depts: dict[str, set[str]] = {}
         for cid, k in self.cls.items():
-            u = self.courses[cid].units
-            self.units[k] = min(self.units.get(k, u), u)
+            c = self.courses[cid]
+            self.units[k] = min(self.units.get(k, c.units), c.units)
+            self.depts.setdefault(k, set()).update([c.department, *c.departments])
         self.cycle = docs.courses.term_cycle or ["term"]
+        self.calendar = docs.courses.calendar
+        self.exclusive = False
+        self.when: dict[str, tuple[str | None, int]] = {}
+
+    # -- terms -----------------------------------------------------------------------------
+    def _terms(self, req: Request, n: int) -> list[tuple[str, str | None, int]] | None:
+        """(season, calendar term id or None, academic year) of plan terms 1..n."""
+        cal = self.calendar
+        if req.start_term is not None and not cal:
+            return None
+        if cal:
+            first = 0
+            if req.start_term is not None:
+                want = _key(req.start_term)
+                hits = [
+                    i
+                    for i, c in enumerate(cal)
+                    if want in (_key(c.id), _key(c.label), _key(f"{c.season} {c.year}"))
+                ]
+                if not hits:
+                    return None
+                first = hits[0]
+            elif req.start_season:
+                first = next((i for i, c in enumerate(cal) if c.season == req.start_season), 0)
+            out = []
+            for i in range(first, first + n):
+                if i < len(cal):
+                    out.append((cal[i].season, cal[i].id, cal[i].year))
+                else:
+                    k = self.cycle.index(cal[-1].season) if cal[-1].season in self.cycle else 0
+                    step = i - len(cal) + 1
+                    season = self.cycle[(k + step) % len(self.cycle)]
+                    out.append((season, None, cal[-1].year + (k + step) // len(self.cycle)))
+            return out
+        first = self.cycle.index(req.start_season) if req.start_season in self.cycle else 0
+        return [
+            (self.cycle[(first + i) % len(self.cycle)], None, (first + i) // len(self.cycle))
+            for i in range(n)
+        ]
+
+    def _cap(self, req: Request, season: str) -> float:
+        caps = [req.max_units_per_term]
+        if season in req.max_units_by_season:
+            caps.append(req.max_units_by_season[season])
+        if season in self.docs.courses.season_max_units:
+            caps.append(self.docs.courses.season_max_units[season])
+        return min(caps)
 
     # -- expression evaluation (prerequisites) -------------------------------------------
     def _pre(
@@ -94,10 +152,14 @@ class Verifier:
                     seen.add(c)
                 got += self._pre(i, before, upto, units_before, cid, req, skip)
             return got >= need
+        if k == "pool":
+            return len((self._pool(e.pool) - {self.cls[cid]}) & before) >= e.min_courses
         if k == "standing":
             return units_before + 1e-9 >= e.min_units
         if k == "consent":
             return cid in req.consents
+        if k == "unsupported":
+            return e.policy in req.acknowledged
         return False
 
     # -- requirement options (minimal sets of used classes) ------------------------------
@@ -105,32 +167,26 @@ class Verifier:
         k = e.kind
         if k == "course":
             c = self.cls.get(e.course)
-            return [frozenset([c])] if c in have else []
+            if c not in have or (e.terms and self.when.get(c, (None, 0))[0] not in e.terms):
+                return []
+            return [frozenset([c])]
         if k == "conditional":
             f = e.condition.flag
             v = (f[6:] in req.tracks) if f.startswith("track:") else bool(getattr(req, f, False))
             branch = e.then if v == e.condition.equals else e.otherwise
             return [frozenset()] if branch is None else self._opts(branch, have, req)
-        if k == "all_of":
-            return self._combine([self._opts(i, have, req) for i in e.items])
-        if k in ("any_of", "choose_n"):
-            n = 1 if k == "any_of" else e.n
-            subs, seen = [], set()
-            for i in e.items:
-                if i.kind == "course":
-                    if self.cls.get(i.course) in seen:
-                        continue
-                    seen.add(self.cls.get(i.course))
-                subs.append(self._opts(i, have, req))
-            out: list[frozenset[str]] = []
-            for combo in itertools.combinations([s for s in subs if s], n):
-                out.extend(self._combine(list(combo)))
-                if len(out) > _CAP:
-                    break
-            return out
+        if k in ("all_of", "any_of", "choose_n"):
+            outer = self.exclusive
+            self.exclusive = outer or e.distinct
+            try:
+                return self._boolean(e, have, req)
+            finally:
+                self.exclusive = outer
         if k in ("pool", "min_units"):
             pool = sorted(self._pool(e.pool) & have)
             if k == "pool":
+                if e.overlap:
+                    return [frozenset()] if len(pool) >= e.min_courses else []
                 return [
                     frozenset(c)
                     for c in itertools.islice(itertools.combinations(pool, e.min_courses), _CAP)
@@ -143,7 +199,53 @@ class Verifier:
                 if out or len(out) > _CAP:
                     break
             return out
-        return []  # unsupported policies are never satisfied
+        if k == "at_most":
+            return [frozenset()] if len(self._pool(e.pool) & have) <= e.n else []
+        if k == "min_departments":
+            return [frozenset()] if self._departments(self._pool(e.pool) & have) >= e.n else []
+        if k == "not_before":
+            years = [self.when[a][1] for a in self._pool(e.after) & have]
+            if not years:
+                return []
+            ok = sorted(c for c in self._pool(e.pool) & have if self.when[c][1] >= min(years))
+            return [frozenset(c) for c in itertools.islice(itertools.combinations(ok, e.n), _CAP)]
+        if k == "unsupported":
+            return [frozenset()] if e.policy in req.acknowledged else []
+        return []
+
+    def _boolean(self, e: Any, have: set[str], req: Request) -> list[frozenset[str]]:
+        if e.kind == "all_of":
+            return self._combine([self._opts(i, have, req) for i in e.items])
+        n = 1 if e.kind == "any_of" else e.n
+        subs, seen = [], set()
+        for i in e.items:
+            if i.kind == "course" and not i.terms:
+                if self.cls.get(i.course) in seen:
+                    continue
+                seen.add(self.cls.get(i.course))
+            subs.append(self._opts(i, have, req))
+        out: list[frozenset[str]] = []
+        for combo in itertools.combinations([s for s in subs if s], n):
+            out.extend(self._combine(list(combo)))
+            if len(out) > _CAP:
+                break
+        return list(dict.fromkeys(out))
+
+    def _departments(self, classes: set[str]) -> int:
+        """Most departments the classes can cover when each counts for one (a matching)."""
+        match: dict[str, str] = {}
+
+        def augment(c: str, seen: set[str]) -> bool:
+            for d in sorted(self.depts[c]):
+                if d in seen:
+                    continue
+                seen.add(d)
+                if d not in match or augment(match[d], seen):
+                    match[d] = c
+                    return True
+            return False
+
+        return sum(augment(c, set()) for c in sorted(classes))
 
     def _combine(self, parts: list[list[frozenset[str]]]) -> list[frozenset[str]]:
         acc = [frozenset()]
@@ -160,22 +262,26 @@ class Verifier:
 
     def _pool(self, spec: Any) -> set[str]:
         out = {self.cls[c] for c in spec.courses if c in self.cls}
-        for c in self.courses.values():
-            if (
-                spec.departments
-                and c.department in spec.departments
-                and (spec.min_level is None or c.level >= spec.min_level)
-                and (spec.max_level is None or c.level <= spec.max_level)
-            ):
-                out.add(self.cls[c.id])
+        if spec.departments:
+            for c in self.courses.values():
+                if (
+                    {c.department, *c.departments} & set(spec.departments)
+                    and (spec.min_level is None or c.level >= spec.min_level)
+                    and (spec.max_level is None or c.level <= spec.max_level)
+                ):
+                    out.add(self.cls[c.id])
         return out - {self.cls[c] for c in spec.exclude if c in self.cls}
 
     # -- the check -----------------------------------------------------------------------
     def check(self, plan: list[tuple[str, int]], req: Request) -> list[Violation]:
         v: list[Violation] = []
-        first = self.cycle.index(req.start_season) if req.start_season in self.cycle else 0
+        last = max([req.horizon, *(t for _, t in plan)])
+        terms = self._terms(req, max(last, 1))
+        if terms is None:
+            return [Violation("request", f"start_term {req.start_term!r} is not in the calendar")]
         done = {self.cls[c] for c in req.completed if c in self.cls}
         done_units = sum(self.units[k] for k in done)
+        self.when = {k: (None, -1) for k in done}
         seen: dict[str, str] = {}
         load: dict[int, float] = {}
         for cid, t in plan:
@@ -194,21 +300,22 @@ class Verifier:
             seen[k] = cid
             if not 1 <= t <= req.horizon:
                 v.append(Violation("horizon", f"{cid} in term {t} outside 1..{req.horizon}"))
-            season = self.cycle[(first + t - 1) % len(self.cycle)]
-            offered = self.courses[cid].terms_offered
-            if offered and season not in offered:
-                v.append(Violation("offering", f"{cid} is not offered in {season} (term {t})"))
+                if t < 1:
+                    continue
+            season, cal_id, year = terms[t - 1]
+            self.when[k] = (cal_id, year)
+            v.extend(self._offered(cid, t, season, cal_id))
             load[t] = load.get(t, 0.0) + self.courses[cid].units
         for t, u in sorted(load.items()):
-            if u > req.max_units_per_term + 1e-9:
-                v.append(
-                    Violation(
-                        "capacity", f"term {t} carries {u:g} units > cap {req.max_units_per_term:g}"
-                    )
-                )
-        known = [(c, t) for c, t in plan if c in self.courses]
+            cap = self._cap(req, terms[t - 1][0])
+            if u > cap + 1e-9:
+                v.append(Violation("capacity", f"term {t} carries {u:g} units > cap {cap:g}"))
+        known = [(c, t) for c, t in plan if c in self.courses and t >= 1]
         for cid, t in known:
-            pre = self.courses[cid].prerequisite
+            course = self.courses[cid]
+            cal_id = terms[t - 1][1]
+            own = {o.term: o.prerequisite for o in course.offerings or [] if o.prerequisite}
+            pre = own.get(cal_id, course.prerequisite) if cal_id else course.prerequisite
             if pre is None:
                 continue
             before = done | {self.cls[c] for c, tt in known if tt < t}
@@ -237,6 +344,25 @@ class Verifier:
         v.extend(self._requirements(have, req))
         return v
 
+    def _offered(self, cid: str, t: int, season: str, cal_id: str | None) -> list[Violation]:
+        c = self.courses[cid]
+        out = []
+        if c.offerings is not None:
+            if cal_id is None:
+                out.append(Violation("offering", f"{cid} in term {t}: past the observed terms"))
+            elif cal_id not in {o.term for o in c.offerings}:
+                out.append(Violation("offering", f"{cid} is not offered in term {cal_id}"))
+        elif c.terms_offered and season not in c.terms_offered:
+            out.append(Violation("offering", f"{cid} is not offered in {season} (term {t})"))
+        if self.sections is not None and cal_id is not None:
+            if cal_id not in self.sections:
+                out.append(Violation("offering", f"{cid}: no term file for {cal_id} to check"))
+            elif cid not in self.sections[cal_id]:
+                out.append(
+                    Violation("offering", f"{cid} has no section in the term file of {cal_id}")
+                )
+        return out
+
     def _requirements(self, have: set[str], req: Request) -> list[Violation]:
         progs = {p.id: p for p in self.docs.programs.programs}
         out: list[Violation] = []
@@ -251,32 +377,47 @@ class Verifier:
             with_ge = with_ge and p.double_count.with_ge
             opts = self._opts(p.requirement, have, req)
             if not opts:
-                out.append(Violation("requirement", f"{pid}: requirements not met"))
+                out.append(
+                    Violation("requirement", f"{pid}: {self._unmet(p.requirement, have, req)}")
+                )
             prog_opts = [a | o for a in prog_opts for o in opts][:_CAP]
+        if req.ge_framework == "none":
+            return out
         fw_id = req.ge_framework or (
             progs[req.program].ge_framework if req.program in progs else None
         )
         fws = {f.id: f for f in self.docs.ge.frameworks}
+        if fw_id is not None and fw_id not in fws:
+            out.append(Violation("ge_requirement", f"unknown GE framework {fw_id}"))
         if fw_id in fws:
             fw = fws[fw_id]
             self.exclusive = fw.courses_count_once
             parts = []
             for cat in fw.categories:
-                pool = {self.cls[c] for c in cat.courses if c in self.cls} & have
-                opts = [
-                    frozenset(c)
-                    for c in itertools.islice(
-                        itertools.combinations(sorted(pool), cat.min_courses), _CAP
-                    )
-                ]
+                if cat.requirement is not None:
+                    opts = self._opts(cat.requirement, have, req)
+                    self.exclusive = fw.courses_count_once
+                else:
+                    pool = {self.cls[c] for c in cat.courses if c in self.cls} & have
+                    opts = [
+                        frozenset(c)
+                        for c in itertools.islice(
+                            itertools.combinations(sorted(pool), cat.min_courses), _CAP
+                        )
+                    ]
                 if not opts:
                     out.append(
-                        Violation(
-                            "ge_requirement", f"{fw_id}/{cat.id}: needs {cat.min_courses} course(s)"
-                        )
+                        Violation("ge_requirement", f"{fw_id}/{cat.id} ({cat.name}) not met")
                     )
                 parts.append(opts)
             ge_opts = self._combine(parts) if all(parts) else []
+            if all(parts) and not ge_opts:
+                out.append(
+                    Violation(
+                        "ge_requirement",
+                        f"{fw_id}: each category is met, but not by distinct courses",
+                    )
+                )
             if (
                 not with_ge
                 and ge_opts
@@ -292,7 +433,25 @@ class Verifier:
                 )
         return out
 
+    def _unmet(self, e: Any, have: set[str], req: Request) -> str:
+        """Name the top-level parts that fail on their own, else say they fail together."""
+        if e.kind != "all_of":
+            return "requirements not met"
+        bad = [
+            i.label or f"part {n + 1}"
+            for n, i in enumerate(e.items)
+            if not self._opts(i, have, req)
+        ]
+        if bad:
+            return "not met: " + ", ".join(f"'{b}'" for b in bad)
+        return "every part is met, but not all at once with distinct courses"
 
-def verify_plan(docs: CatalogDocs, plan: list[tuple[str, int]], req: Request) -> list[Violation]:
+
+def verify_plan(
+    docs: CatalogDocs,
+    plan: list[tuple[str, int]],
+    req: Request,
+    sections: dict[str, set[str]] | None = None,
+) -> list[Violation]:
     """All violations of a term-indexed plan for a request; empty means exactly feasible."""
-    return Verifier(docs).check(plan, req)
+    return Verifier(docs, sections).check(plan, req)
