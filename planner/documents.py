@@ -44,6 +44,12 @@ class UnsupportedPolicy(_Strict):
     id: str
     text: str
     applies_to: list[str] = Field(default_factory=list)
+    kind: str = Field(
+        default="",
+        description="background (what the student brings, e.g. a placement), restriction "
+        "(who may enroll), message (a requirement stated only in words), note (advice beside "
+        "a requirement that is encoded), or empty",
+    )
     provenance: Provenance
 
 

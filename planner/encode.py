@@ -22,6 +22,7 @@ from planner.documents import (
     NotBefore,
     Pool,
 )
+from planner.hypergraph import expr_courses
 
 LinExpr = cp_model.LinearExprT
 
@@ -68,6 +69,20 @@ class RequirementEncoder:
                     self.m.Add(sum(us) <= 1)
         self._disjoint_prog_ge()
 
+    def _acknowledged(self, policy: str) -> bool:
+        pol = self.g.policies.get(policy)
+        if pol is None:
+            return False
+        if not hasattr(self, "_own"):
+            self._own = {
+                c
+                for pid in [self.r.program, *self.r.tracks]
+                if pid in self.g.programs
+                for c in expr_courses(self.g.programs[pid].requirement)
+            }
+        own = bool(set(pol.applies_to) & self._own)
+        return self.r.acknowledges(policy, pol.kind, own)
+
     def _assume(self, key: str, words: str, explain: bool) -> cp_model.IntVar | None:
         if not explain:
             return None
@@ -94,7 +109,7 @@ class RequirementEncoder:
             lit = self._assume(f"req:{key}:{i}", f"the requirement '{label}' of {key}", explain)
             if lit is None:
                 lit = self.m.NewConstant(1)
-            path = name if len(items) == 1 and not item.label else f"{name} › {label}"
+            path = name if not item.label or item.label == name else f"{name} › {label}"
             self._req(lit, item, scope, tag, path)
 
     def _new_scope(self, key: str) -> str:
@@ -190,7 +205,7 @@ class RequirementEncoder:
             self._min_departments(enf, e)
         elif isinstance(e, NotBefore):
             self._not_before(enf, e, scope, tag, sub)
-        elif e.kind == "unsupported" and e.policy in self.r.acknowledged:
+        elif e.kind == "unsupported" and self._acknowledged(e.policy):
             pass
         else:  # unsupported, unresolved conditional, or a prerequisite-only kind
             m.Add(enf == 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -119,7 +120,11 @@ def offered(node: CourseNode, slot: Slot) -> bool:
 
 
 def earliest_starts(
-    graph: Hypergraph, done: set[str], request: Request, slots: dict[int, Slot]
+    graph: Hypergraph,
+    done: set[str],
+    request: Request,
+    slots: dict[int, Slot],
+    acknowledged: Callable[[str], bool] = lambda _p: False,
 ) -> dict[str, int]:
     """Lower bound on each course's term from prerequisite depth and offerings (fixpoint).
     Removing impossible x[c,t] up front tightens the LP and is what keeps proofs short."""
@@ -157,6 +162,8 @@ def earliest_starts(
         if isinstance(e, Consent):
             return 1 if cid in consents else INF
         if isinstance(e, Standing):
+            return 1
+        if e.kind == "unsupported" and acknowledged(e.policy):
             return 1
         return INF  # unsupported or a kind that has no meaning in a prerequisite
 
@@ -234,7 +241,7 @@ class Builder(RequirementEncoder):
         roots = [(pid, resolve_conditionals(e, r)) for pid, e in program_roots(g, r)]
         ge = ge_roots(g, r)
         rel = relevant_classes(g, [e for _, e in roots if e] + [e for _, e in ge])
-        start = earliest_starts(g, self.done, r, self.slots)
+        start = earliest_starts(g, self.done, r, self.slots, self._acknowledged)
         terms = list(range(1, self.hmax + 1))
         x: dict[tuple[str, int], cp_model.IntVar] = {}
         for cls in sorted(rel - self.done):
@@ -407,7 +414,7 @@ class Builder(RequirementEncoder):
         elif isinstance(e, Consent):
             if cid not in self.r.consents:
                 m.Add(enf == 0)
-        elif e.kind == "unsupported" and e.policy in self.r.acknowledged:
+        elif e.kind == "unsupported" and self._acknowledged(e.policy):
             pass
         else:  # unsupported, or a kind that has no meaning in a prerequisite
             m.Add(enf == 0)

@@ -34,9 +34,19 @@ class Request(BaseModel):
     interests: list[str] = Field(default_factory=list)
     avoid: list[str] = Field(default_factory=list)
     consents: list[str] = Field(default_factory=list)
-    # Unsupported-policy ids the student attests to (e.g. a message-only requirement such as
-    # attending seminars); only these ever count as met, and each plan lists them.
+    # Unsupported policies the student attests to hold: policy ids; "kind:background" for every
+    # policy of a kind (e.g. placements, high-school work); "own-restrictions" for the
+    # enrollment restrictions of courses the requested programs name (a major's own courses
+    # being open to its majors). Only these ever count as met; each plan lists the ones it uses.
     acknowledged: list[str] = Field(default_factory=list)
+
+    def acknowledges(self, policy_id: str, kind: str = "", own_course: bool = False) -> bool:
+        return (
+            policy_id in self.acknowledged
+            or (bool(kind) and f"kind:{kind}" in self.acknowledged)
+            or (kind == "restriction" and own_course and "own-restrictions" in self.acknowledged)
+        )
+
     # Identifiers the parser saw but could not resolve; each one becomes a question.
     unresolved: list[str] = Field(default_factory=list)
     # Unknown preference dimensions: name -> finite hypotheses (each a partial Request patch).

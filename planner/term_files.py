@@ -28,7 +28,7 @@ class TermRecord(BaseModel):
     department: str = Field(min_length=1)
     number: int
     term: int
-    credits: float = Field(ge=0)
+    credits: float  # upstream writes -1 where a section states no credit
     level: int = 0
     name: str
     title: str | None = None

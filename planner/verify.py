@@ -75,6 +75,19 @@ class Verifier:
         self.calendar = docs.courses.calendar
         self.exclusive = False
         self.when: dict[str, tuple[str | None, int]] = {}
+        self.policy_kind = {p.id: (p.kind, p.applies_to) for p in docs.unsupported()}
+
+    def _ack(self, policy: str, req: Request) -> bool:
+        if policy not in self.policy_kind:
+            return False
+        kind, applies = self.policy_kind[policy]
+        own: set[str] = set()
+        progs = {p.id: p for p in self.docs.programs.programs}
+        for pid in [req.program, *req.tracks]:
+            if pid in progs:
+                own |= {n.course for n in _nodes(progs[pid].requirement) if n.kind == "course"}
+                own |= {c for n in _nodes(progs[pid].requirement) for c in _pool_courses(n)}
+        return req.acknowledges(policy, kind, bool(set(applies) & own))
 
     # -- terms -----------------------------------------------------------------------------
     def _terms(self, req: Request, n: int) -> list[tuple[str, str | None, int]] | None:
@@ -159,7 +172,7 @@ class Verifier:
         if k == "consent":
             return cid in req.consents
         if k == "unsupported":
-            return e.policy in req.acknowledged
+            return self._ack(e.policy, req)
         return False
 
     # -- requirement options (minimal sets of used classes) ------------------------------
@@ -210,7 +223,7 @@ class Verifier:
             ok = sorted(c for c in self._pool(e.pool) & have if self.when[c][1] >= min(years))
             return [frozenset(c) for c in itertools.islice(itertools.combinations(ok, e.n), _CAP)]
         if k == "unsupported":
-            return [frozenset()] if e.policy in req.acknowledged else []
+            return [frozenset()] if self._ack(e.policy, req) else []
         return []
 
     def _boolean(self, e: Any, have: set[str], req: Request) -> list[frozenset[str]]:
@@ -224,12 +237,12 @@ class Verifier:
                     continue
                 seen.add(self.cls.get(i.course))
             subs.append(self._opts(i, have, req))
-        out: list[frozenset[str]] = []
+        out: set[frozenset[str]] = set()
         for combo in itertools.combinations([s for s in subs if s], n):
-            out.extend(self._combine(list(combo)))
+            out.update(self._combine(list(combo)))
             if len(out) > _CAP:
                 break
-        return list(dict.fromkeys(out))
+        return _minimal(out)
 
     def _departments(self, classes: set[str]) -> int:
         """Most departments the classes can cover when each counts for one (a matching)."""
@@ -248,17 +261,28 @@ class Verifier:
         return sum(augment(c, set()) for c in sorted(classes))
 
     def _combine(self, parts: list[list[frozenset[str]]]) -> list[frozenset[str]]:
+        """Unions of one option per part (disjoint ones when exclusive), kept minimal: a
+        superset of another option never helps, so only the minimal ones are carried on."""
         acc = [frozenset()]
-        for opts in parts:
-            nxt = []
-            for a in acc:
-                for o in opts:
-                    if not self.exclusive or not (a & o):
-                        nxt.append(a | o)
-            acc = list(dict.fromkeys(nxt))[:_CAP]
+        for opts in sorted(parts, key=len):
+            nxt = {a | o for a in acc for o in opts if not self.exclusive or not (a & o)}
+            acc = _minimal(nxt)
             if not acc:
                 return []
         return acc
+
+    def _exists(self, parts: list[list[frozenset[str]]]) -> bool:
+        """Whether one option per part can be picked, pairwise disjoint when exclusive."""
+        if not self.exclusive:
+            return all(parts)
+        order = sorted(range(len(parts)), key=lambda i: len(parts[i]))
+
+        def dfs(k: int, used: frozenset[str]) -> bool:
+            if k == len(order):
+                return True
+            return any(dfs(k + 1, used | o) for o in parts[order[k]] if not used & o)
+
+        return dfs(0, frozenset())
 
     def _pool(self, spec: Any) -> set[str]:
         out = {self.cls[c] for c in spec.courses if c in self.cls}
@@ -410,14 +434,14 @@ class Verifier:
                         Violation("ge_requirement", f"{fw_id}/{cat.id} ({cat.name}) not met")
                     )
                 parts.append(opts)
-            ge_opts = self._combine(parts) if all(parts) else []
-            if all(parts) and not ge_opts:
+            if all(parts) and not self._exists(parts):
                 out.append(
                     Violation(
                         "ge_requirement",
                         f"{fw_id}: each category is met, but not by distinct courses",
                     )
                 )
+            ge_opts = self._combine(parts) if all(parts) and not with_ge else []
             if (
                 not with_ge
                 and ge_opts
@@ -445,6 +469,35 @@ class Verifier:
         if bad:
             return "not met: " + ", ".join(f"'{b}'" for b in bad)
         return "every part is met, but not all at once with distinct courses"
+
+
+def _minimal(sets: set[frozenset[str]]) -> list[frozenset[str]]:
+    out: list[frozenset[str]] = []
+    for s in sorted(sets, key=lambda x: (len(x), sorted(x))):
+        if not any(k <= s for k in out):
+            out.append(s)
+            if len(out) >= _CAP:
+                break
+    return out
+
+
+def _nodes(e: Any) -> list[Any]:
+    out = [e]
+    for i in getattr(e, "items", None) or []:
+        out += _nodes(i)
+    for b in (getattr(e, "then", None), getattr(e, "otherwise", None)):
+        if b is not None:
+            out += _nodes(b)
+    return out
+
+
+def _pool_courses(n: Any) -> list[str]:
+    if n.kind == "at_most":
+        return []
+    return [
+        *getattr(getattr(n, "pool", None), "courses", []),
+        *getattr(getattr(n, "after", None), "courses", []),
+    ]
 
 
 def verify_plan(
