@@ -11,11 +11,7 @@ import re
 from dataclasses import dataclass
 
 from planner.documents import CalendarTerm
-from planner.profile import Request
-
-
-class RequestError(ValueError):
-    """A request field names something the catalog does not have; the message says which."""
+from planner.profile import Request, RequestError
 
 
 @dataclass(frozen=True)

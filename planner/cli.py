@@ -1,30 +1,28 @@
-"""`pathwise plan`, `pathwise plan verify` and `pathwise bench planner`."""
+"""`pathwise plan`, `pathwise plan verify`, `pathwise plan schema` (benchmarks: cli_bench.py).
+
+Every user error (a malformed or missing file, a field of the wrong type, a name the catalog
+lacks) is one line on stderr naming the file and the field, and exit code 2."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
 
-def _print_plans(result: dict) -> None:
-    for p in result["plans"]:
-        flag = "certified" if p["certified"] else f"UNCERTIFIED (stage {p['uncertified_stage']})"
-        typer.echo(
-            f"\nPlan {p['rank']}: {flag}; {p['terms_used']} terms, max load "
-            f"{p['max_load']:g}, utility {p['utility']:.3f}, {p['solve_s']:.2f} s"
-        )
-        typer.echo(f"{'term':>4}  {'season':<8} {'units':>5}  courses")
-        by: dict[int, list[dict]] = {}
-        for c in p["courses"]:
-            by.setdefault(c["term"], []).append(c)
-        for t in sorted(by):
-            cs = by[t]
-            typer.echo(
-                f"{t:>4}  {cs[0]['season']:<8} {sum(c['units'] for c in cs):>5g}  "
-                + ", ".join(c["course"] for c in cs)
-            )
+def fail(exc: BaseException | str) -> NoReturn:
+    typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+    raise typer.Exit(2)
+
+
+def _write(path: Path, data: dict) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1))
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror or exc}")
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
@@ -35,19 +33,30 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def plan(
         ctx: typer.Context,
         docs: Path = typer.Option(None, help="directory with courses.json, programs.json, ge.json"),
-        request: Path = typer.Option(None, help="request JSON file"),
-        text: str = typer.Option(None, help="natural-language request instead of --request"),
+        request: Path = typer.Option(None, help="request JSON file (fields: docs/planner.md)"),
+        text: str = typer.Option(None, help="the request in words, instead of --request"),
         out: Path = typer.Option(Path("plan.json"), help="where to write the plans as JSON"),
+        picture: Path = typer.Option(
+            None, help="plan picture (terms as columns); default: --out with .svg"
+        ),
         top_k: int = typer.Option(None, help="number of plans (config default 3)"),
         budget: float = typer.Option(None, help="seconds for one ladder solve (default 60)"),
         workers: int = typer.Option(None, help="CP-SAT workers (default 1)"),
+        start_term: str = typer.Option(None, help="first term, e.g. 'fall 2014' or 20141"),
+        acknowledge: list[str] = typer.Option(
+            None,
+            help="a policy that holds for you: its id, kind:background (placements, high-school "
+            "work) or own-restrictions (your programs' courses open to their majors); repeatable",
+        ),
+        consent: list[str] = typer.Option(None, help="a course you have consent for; repeatable"),
         interest_model: str = typer.Option(
             None,
             help="sentence-transformers model (local directory or installed name) for the "
             "embedding direct interest I0; default: utility.yaml's interest block (lexical)",
         ),
     ) -> None:
-        """Plan a request: prints a term-by-term table and writes JSON."""
+        """Plan a request: a table per term with why each course is there, JSON, a picture;
+        or, when no plan exists, which requirements and limits conflict and why."""
         if ctx.invoked_subcommand is not None:
             return
         if docs is None or (request is None and text is None):
@@ -56,41 +65,52 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from planner.documents import DocumentError, load_docs
         from planner.embedding import InterestModelError
         from planner.hypergraph import compile_graph
-        from planner.profile import load_request, parse_text
-        from planner.solve import SolverConfig, plan_request
+        from planner.picture import draw_plan
+        from planner.present import render
+        from planner.profile import RequestError, load_request
+        from planner.run import run_request
+        from planner.solve import SolverConfig
+        from planner.text_request import read_text
         from planner.utility import course_utility
 
         try:
             catalog = load_docs(docs)
         except DocumentError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            fail(exc)
         graph = compile_graph(catalog)
-        req = load_request(request) if request else parse_text(text, graph)
-        if req.unresolved:
-            typer.echo(
-                "Could not resolve: "
-                + ", ".join(req.unresolved)
-                + ". Please name them exactly (program id or course id)."
-            )
-            out.write_text(
-                json.dumps(
-                    {
-                        "request": req.model_dump(),
-                        "status": "unresolved",
-                        "questions": req.unresolved,
-                    },
-                    indent=1,
+        try:
+            req = load_request(request) if request else None
+        except RequestError as exc:
+            fail(exc)
+        if req is None:
+            reading = read_text(text, graph)
+            req = reading.request
+            for words, meaning in reading.readings:
+                typer.echo(f"read '{words}' as {meaning}")
+            if reading.question or req.unresolved:
+                msg = reading.question or (
+                    "Could not resolve: " + ", ".join(req.unresolved) + ". Please name them "
+                    "exactly (a program's name or id, a course id)."
                 )
-            )
-            raise typer.Exit(3)
+                typer.echo(msg)
+                _write(out, {"request": req.model_dump(), "status": "unresolved", "question": msg})
+                raise typer.Exit(3)
+        patch = {
+            k: v
+            for k, v in {
+                "start_term": start_term,
+                "acknowledged": [*req.acknowledged, *(acknowledge or [])] if acknowledge else None,
+                "consents": [*req.consents, *(consent or [])] if consent else None,
+            }.items()
+            if v is not None
+        }
+        req = req.model_copy(update=patch)
         try:
             # Fail before any solve when the interest model cannot load; the embeddings this
             # computes stay cached for the solves below.
             course_utility(graph, req, interest_model=interest_model)
         except InterestModelError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            fail(exc)
         common = {"time_budget_s": budget, "workers": workers, "interest_model": interest_model}
         cfg = SolverConfig.load(top_k=top_k, **common)
         if req.hypotheses:
@@ -99,23 +119,25 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             c = clarify(graph, req, SolverConfig.load(**common))
             if c.question:
                 typer.echo(c.question)
-                out.write_text(
-                    json.dumps(
-                        {
-                            "request": req.model_dump(),
-                            "status": "question",
-                            "question": c.question,
-                            "dimension": c.dimension,
-                        }
-                    )
+                _write(
+                    out,
+                    {
+                        "request": req.model_dump(),
+                        "status": "question",
+                        "question": c.question,
+                        "dimension": c.dimension,
+                    },
                 )
                 raise typer.Exit(4)
             # Invariant optimum: any hypothesis gives the same plan, so plan under the first.
-            patch: dict = {}
+            hyp: dict = {}
             for dim in sorted(req.hypotheses):
-                patch.update(req.hypotheses[dim][sorted(req.hypotheses[dim])[0]])
-            req = req.model_copy(update={**patch, "hypotheses": {}})
-        result = plan_request(graph, req, cfg).to_json()
+                hyp.update(req.hypotheses[dim][sorted(req.hypotheses[dim])[0]])
+            req = req.model_copy(update={**hyp, "hypotheses": {}})
+        try:
+            result = run_request(graph, req, cfg)
+        except RequestError as exc:
+            fail(exc)
         if result["issues"]:
             shown = "; ".join(result["issues"][:5])
             more = len(result["issues"]) - 5
@@ -128,30 +150,40 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             typer.echo(f"No plan ({result['status']}).")
             for line in result["explanation"]:
                 typer.echo(line)
-        _print_plans(result)
-        out.write_text(json.dumps({"request": req.model_dump(), **result}, indent=1))
+        typer.echo(render(result))
+        _write(out, result)
         typer.echo(f"\nwrote {out}")
+        if result["plans"]:
+            pic = draw_plan(result, picture or out.with_suffix(".svg"))
+            if pic:
+                typer.echo(f"wrote {pic}")
 
     @plan_app.command("verify")
     def verify(
         docs: Path = typer.Option(..., help="documents to verify against (e.g. a gold graph)"),
         plan: Path = typer.Option(..., help="plan JSON written by `pathwise plan`"),
         rank: int = typer.Option(0, help="verify only this plan rank (0: all)"),
+        terms: Path = typer.Option(
+            None,
+            help="folder of observed term files (terms-YYYYS.json): also check that each course "
+            "has a section in its term there, independently of the documents",
+        ),
     ) -> None:
         """Check every constraint of a plan against a catalog; exit 1 on any violation."""
-        from planner.documents import load_docs
-        from planner.profile import Request
-        from planner.verify import verify_plan
+        from planner.documents import DocumentError, load_docs
+        from planner.run import PlanFileError, read_plan_file, verify_plans
+        from planner.term_files import TermFileError, read_sections
 
-        data = json.loads(plan.read_text())
-        req = Request.model_validate(data["request"])
-        catalog = load_docs(docs)
+        try:
+            req, plans = read_plan_file(plan)
+            catalog = load_docs(docs)
+            wanted = {c.id for c in catalog.courses.calendar} or None
+            sections = read_sections(terms, wanted) if terms else None
+        except (PlanFileError, DocumentError, TermFileError) as exc:
+            fail(exc)
         bad = 0
-        for p in data.get("plans", []):
-            if rank and p["rank"] != rank:
-                continue
-            vs = verify_plan(catalog, [(c["course"], c["term"]) for c in p["courses"]], req)
-            typer.echo(f"plan {p['rank']}: {'OK' if not vs else f'{len(vs)} violation(s)'}")
+        for r, vs in verify_plans(catalog, req, plans, sections, rank):
+            typer.echo(f"plan {r}: {'OK' if not vs else f'{len(vs)} violation(s)'}")
             for v in vs:
                 typer.echo(f"  [{v.kind}] {v.message}")
             bad += bool(vs)
@@ -162,24 +194,15 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         """Write the JSON Schema of courses.json, programs.json and ge.json."""
         from planner.documents import json_schemas
 
-        out.mkdir(parents=True, exist_ok=True)
-        for name, sch in json_schemas().items():
-            (out / name.replace(".json", ".schema.json")).write_text(json.dumps(sch, indent=1))
-            typer.echo(f"wrote {out / name.replace('.json', '.schema.json')}")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            for name, sch in json_schemas().items():
+                path = out / name.replace(".json", ".schema.json")
+                path.write_text(json.dumps(sch, indent=1))
+                typer.echo(f"wrote {path}")
+        except OSError as exc:
+            fail(f"{out}: cannot write: {exc.strerror or exc}")
 
-    @bench_app.command("planner")
-    def bench_planner(
-        pairs: int = typer.Option(50, help="(program, profile) pairs"),
-        seed: int = typer.Option(0),
-        courses: int = typer.Option(300, help="courses in the synthetic catalog"),
-        budget: float = typer.Option(None, help="seconds per ladder solve (default 60)"),
-        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Ladder vs single weighted sum vs greedy topological scheduler, same pairs."""
-        from planner.bench import render_markdown, run_bench
+    from planner.cli_bench import register_bench
 
-        summary = run_bench(pairs=pairs, seed=seed, n_courses=courses, budget=budget)
-        if as_json:
-            typer.echo(json.dumps(summary["summary"]))
-        else:
-            typer.echo(render_markdown(summary))
+    register_bench(bench_app)

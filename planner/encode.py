@@ -109,7 +109,8 @@ class RequirementEncoder:
             lit = self._assume(f"req:{key}:{i}", f"the requirement '{label}' of {key}", explain)
             if lit is None:
                 lit = self.m.NewConstant(1)
-            path = name if not item.label or item.label == name else f"{name} › {label}"
+            plain = not item.label or item.label.startswith(name)
+            path = (item.label or name) if plain else f"{name} › {label}"
             self._req(lit, item, scope, tag, path)
 
     def _new_scope(self, key: str) -> str:

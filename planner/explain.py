@@ -1,18 +1,41 @@
-"""Infeasibility explanation via CP-SAT assumptions: KnowPlan, DegreeMap "Exact planning"."""
+"""Infeasibility explanation via CP-SAT assumptions: KnowPlan, DegreeMap "Exact planning".
+
+A minimal set of the request's requirements and limits that cannot hold together (assumption
+core plus a deletion pass), then, per requirement in it, each cause once: a course the catalog
+does not list, a course with no section in the plan's terms, a policy the planner cannot check,
+a consent, a prerequisite chain too long."""
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass, field
+
 from ortools.sat.python import cp_model
 
+from planner.documents import Expr
 from planner.hypergraph import Hypergraph, expr_courses, walk
-from planner.model import Builder, program_roots
+from planner.model import Builder, ge_roots, offered, program_roots
 from planner.profile import Request
 from planner.solve import SolverConfig
 
 
-def _infeasible(
-    builder_args: tuple, keys: list[str], cfg: SolverConfig, time_s: float
-) -> tuple[bool, list[str]]:
+@dataclass
+class Cause:
+    """One reason, counted once: kind is dangling | offering | policy | consent | chain |
+    limit | conflict."""
+
+    kind: str
+    text: str
+    action: str = ""
+
+
+@dataclass
+class Group:
+    requirement: str  # words, e.g. "the requirement 'Capstone' of computer-science"
+    source: str  # the file it comes from
+    causes: list[Cause] = field(default_factory=list)
+
+
+def _infeasible(builder_args: tuple, keys: list[str], time_s: float) -> tuple[bool, list[str]]:
     graph, request, extra = builder_args
     enc = Builder(graph, request, extra_terms=extra).build(explain=True)
     lits = [enc.assumptions[k][0] for k in keys if k in enc.assumptions]
@@ -29,76 +52,188 @@ def _infeasible(
     return True, core
 
 
-def explain_infeasible(
+def explain_groups(
     graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float = 10.0
-) -> list[str]:
-    """Smallest set of requirements/limits that cannot hold together, in actionable words."""
+) -> tuple[list[str], list[Group]] | None:
+    """The minimal core's words and its causes grouped by requirement; None when no
+    infeasibility could be proven in time."""
     args = (graph, request, cfg.explain_extra_terms)
-    enc = Builder(graph, request, extra_terms=cfg.explain_extra_terms).build(explain=True)
+    builder = Builder(graph, request, extra_terms=cfg.explain_extra_terms)
+    enc = builder.build(explain=True)
     words = {k: w for k, (_, w) in enc.assumptions.items()}
-    bad, core = _infeasible(args, list(words), cfg, time_s)
-    lines: list[str] = []
+    bad, core = _infeasible(args, list(words), time_s)
     if not bad:
-        return ["No plan was found in time; the request may still be feasible."]
+        return None
     # Deletion pass: drop each member the rest stays infeasible without (a minimal core).
     for k in list(core):
         trial = [c for c in core if c != k]
-        still, sub = _infeasible(args, trial, cfg, time_s)
+        still, sub = _infeasible(args, trial, time_s)
         if still:
             core = sub or trial
-    if not core:
-        lines.append(
-            "No plan exists even with the unit cap and horizon relaxed and every "
-            "requirement dropped; check the completed courses and exclusions."
+    groups: list[Group] = []
+    limits = Group("your limits", "request")
+    if "cap" in core:
+        limits.causes.append(
+            Cause(
+                "limit",
+                words["cap"],
+                f"Raise your per-term cap above {request.max_units_per_term:g}.",
+            )
         )
-    else:
-        lines.append("These cannot all hold together: " + "; ".join(words[k] for k in core) + ".")
-        if "cap" in core:
-            lines.append(f"- Raise your per-term unit cap above {request.max_units_per_term:g}.")
-        if "horizon" in core:
-            lines.append(f"- Allow more than {request.horizon} terms.")
-        for k in core:
-            if k.startswith("req:"):
-                lines.extend(_blockers(graph, request, k, enc.start))
-                lines.append(f"- Or ask an advisor for a substitution for {words[k]}.")
+    if "horizon" in core:
+        limits.causes.append(
+            Cause("limit", words["horizon"], f"Allow more than {request.horizon} terms.")
+        )
+    if limits.causes:
+        groups.append(limits)
+    seen: set[str] = set()
+    for k in core:
+        if not k.startswith("req:"):
+            continue
+        expr, source = _requirement(graph, request, k)
+        g = Group(words[k], source)
+        for cause in _blockers(graph, request, expr, enc.start, builder):
+            if cause.text not in seen:
+                seen.add(cause.text)
+                g.causes.append(cause)
+        if not g.causes:
+            g.causes.append(
+                Cause(
+                    "conflict",
+                    "it cannot be met together with the rest of this list within your limits",
+                    f"Ask an advisor for a substitution for {words[k]}.",
+                )
+            )
+        groups.append(g)
+    return [words[k] for k in core], groups
+
+
+def explain_infeasible(
+    graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float = 10.0
+) -> list[str]:
+    """The explanation as lines (what `pathwise plan` prints)."""
+    out = explain_groups(graph, request, cfg, time_s)
+    return render_groups(out)
+
+
+def render_groups(out: tuple[list[str], list[Group]] | None) -> list[str]:
+    if out is None:
+        return ["No plan was found in time; the request may still be feasible."]
+    core, groups = out
+    if not core:
+        return [
+            "No plan exists even with the unit cap and horizon relaxed and every requirement "
+            "dropped; check the completed courses and exclusions."
+        ]
+    lines = ["These cannot all hold together: " + "; ".join(core) + "."]
+    actions: list[str] = []
+    for g in groups:
+        lines.append(f"{g.requirement} ({g.source}):")
+        for c in g.causes:
+            lines.append(f"  - {c.text}")
+            if c.action and c.action not in actions:
+                actions.append(c.action)
+    if actions:
+        lines.append("What you can do:")
+        lines += [f"  - {a}" for a in actions]
     return lines
 
 
-def _blockers(graph: Hypergraph, request: Request, key: str, start: dict[str, int]) -> list[str]:
-    """Why courses named by a requirement cannot be scheduled: unknown, unsupported, late."""
-    _, pid, i = key.split(":", 2)
-    if "/" in pid:
-        return []
-    roots = dict(program_roots(graph, request))
-    expr = roots.get(pid)
+def groups_json(out: tuple[list[str], list[Group]] | None) -> list[dict]:
+    return [] if out is None else [asdict(g) for g in out[1]]
+
+
+def _requirement(graph: Hypergraph, request: Request, key: str) -> tuple[Expr | None, str]:
+    _, root, i = key.split(":", 2)
+    roots = dict(program_roots(graph, request)) | dict(ge_roots(graph, request))
+    expr = roots.get(root)
+    if root in graph.programs:
+        source = graph.programs[root].provenance.source
+    else:
+        fw, cat = root.split("/", 1)
+        cats = {c.id: c for c in graph.frameworks[fw].categories} if fw in graph.frameworks else {}
+        source = cats[cat].provenance.source if cat in cats else "ge.json"
     if expr is None:
-        return []
+        return None, source
     items = expr.items if expr.kind == "all_of" else [expr]
-    item = items[int(i)]
-    out = []
+    return items[int(i)] if int(i) < len(items) else expr, source
+
+
+def _blockers(
+    graph: Hypergraph, request: Request, item: Expr | None, start: dict[str, int], b: Builder
+) -> list[Cause]:
+    """Why the courses a requirement names cannot be scheduled."""
+    out: list[Cause] = []
     for node in walk(item):
-        if node.kind == "unsupported":
-            pol = graph.policies.get(node.policy)
-            out.append(
-                f"- It depends on a policy the planner cannot check: "
-                f'"{pol.text if pol else node.policy}".'
-            )
-    for cid in expr_courses(item):
+        if node.kind == "unsupported" and not b._acknowledged(node.policy):
+            out.append(_policy_cause(graph, node.policy, "It depends on"))
+    done = {graph.class_of.get(c) for c in request.completed}
+    for cid in dict.fromkeys(expr_courses(item, fills=True)):
         if cid not in graph.courses:
-            out.append(f"- {cid} is not in the course catalog (a dangling reference).")
-        elif start.get(cid, 1) > request.horizon and graph.class_of[cid] not in {
-            graph.class_of.get(c) for c in request.completed
-        }:
-            reason = _why_late(graph, cid)
-            out.append(f"- {cid} cannot be scheduled within {request.horizon} terms ({reason}).")
+            out.append(
+                Cause(
+                    "dangling",
+                    f"{cid} is not in the course catalog (no section in its terms)",
+                    "Ask an advisor which course replaces it.",
+                )
+            )
+        elif start.get(cid, 1) > request.horizon and graph.class_of[cid] not in done:
+            out.extend(_why_late(graph, request, cid, b))
     return out
 
 
-def _why_late(graph: Hypergraph, cid: str) -> str:
+def _policy_cause(graph: Hypergraph, policy: str, lead: str) -> Cause:
+    pol = graph.policies.get(policy)
+    text = pol.text if pol else policy
+    kind = f", {pol.kind}" if pol and pol.kind else ""
+    return Cause(
+        "policy",
+        f'{lead} "{text}" ({policy}{kind}), which the planner cannot check',
+        f"If it holds for you: --acknowledge {policy}"
+        + (" (or --acknowledge kind:background)" if pol and pol.kind == "background" else "")
+        + (
+            " (or --acknowledge own-restrictions, for your programs' own courses)"
+            if pol and pol.kind == "restriction"
+            else ""
+        ),
+    )
+
+
+def _why_late(graph: Hypergraph, request: Request, cid: str, b: Builder) -> list[Cause]:
     node = graph.courses[cid]
-    kinds = {n.kind for n in walk(node.prerequisite)}
-    if "unsupported" in kinds:
-        return "its prerequisite includes a policy the planner cannot check"
-    if "consent" in kinds:
-        return "it needs instructor consent; add it to consents if you have it"
-    return "its prerequisite chain or offering terms are too long"
+    slots = [s for t, s in b.slots.items() if t <= request.horizon]
+    if not any(offered(node, s) for s in slots):
+        seen = sorted(node.offerings or [])
+        labels = {c.id: c.label or c.id for c in graph.calendar}
+        where = ", ".join(labels.get(t, t) for t in seen) or "no term"
+        return [
+            Cause(
+                "offering",
+                f"{cid} has no section in your {request.horizon} terms (offered: {where})",
+                "Start earlier or allow more terms, or ask for a substitution.",
+            )
+        ]
+    causes = []
+    for pre in node.prereqs():
+        for n in walk(pre):
+            if n.kind == "unsupported" and not b._acknowledged(n.policy):
+                causes.append(_policy_cause(graph, n.policy, f"{cid}'s prerequisite needs"))
+            elif n.kind == "consent" and cid not in request.consents:
+                causes.append(
+                    Cause(
+                        "consent",
+                        f"{cid} is open to you with instructor consent",
+                        f"If you have it: --consent '{cid}'",
+                    )
+                )
+    if causes:
+        return list({c.text: c for c in causes}.values())
+    return [
+        Cause(
+            "chain",
+            f"{cid} cannot be reached within {request.horizon} terms: its prerequisites "
+            f"({', '.join(sorted(set(expr_courses(node.prerequisite)))) or 'none named'}) "
+            "and offerings take longer",
+            f"Allow more than {request.horizon} terms.",
+        )
+    ]

@@ -1,15 +1,20 @@
-"""Planning requests and finite profile parsing: KnowPlan, DegreeMap "Finite profile parsing"."""
+"""Planning requests: KnowPlan, DegreeMap "Finite profile parsing" (a request is finite
+identifiers and structured fields; free text is read in planner/text_request.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from planner.documents import _json_path
 from planner.hypergraph import Hypergraph
+
+
+class RequestError(ValueError):
+    """A request is malformed or names what the catalog lacks; the message says where."""
 
 
 class Request(BaseModel):
@@ -54,92 +59,46 @@ class Request(BaseModel):
 
 
 def load_request(path: str | Path) -> Request:
-    return Request.model_validate(json.loads(Path(path).read_text()))
+    """Read a request file; any problem is one RequestError naming the file and the field."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise RequestError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RequestError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+    return parse_request(data, str(path))
 
 
-_COURSE_RE = re.compile(r"\b([A-Z]{2,6}(?:/[A-Z]{2,6})?)[ -]?(\d{2,4}[A-Z]?)\b")
-_NUM_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
+def parse_request(data: object, source: str) -> Request:
+    try:
+        return Request.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = _json_path(tuple(err["loc"]), data)
+        raise RequestError(f"{source}: at {where}: {err['msg']}") from None
 
 
-def _num(tok: str) -> int | None:
-    return int(tok) if tok.isdigit() else _NUM_WORDS.get(tok.lower())
-
-
-def _norm(s: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", s.lower()).strip()
-
-
-def parse_text(text: str, graph: Hypergraph) -> Request:
-    """Map free text to identifiers. Never guesses: what does not resolve is kept unresolved."""
-    req: dict = {"completed": [], "unresolved": [], "interests": [], "avoid": []}
-    low = text.lower()
-    norm = _norm(text)
-    # Program: exact id or full name mention; an explicit "major in X" that matches nothing is
-    # kept as unresolved rather than mapped to the nearest program.
-    candidates = []
-    for p in graph.programs.values():
-        if p.kind == "track":
-            continue
-        if re.search(rf"\b{re.escape(p.id.lower())}\b", low) or _norm(p.name) in norm:
-            candidates.append(p.id)
-    if len(candidates) == 1:
-        req["program"] = candidates[0]
-    else:
-        m = re.search(r"(?:major|program|degree) in ([a-z &-]+?)(?:[,.;]|$| and | with )", low)
-        req["unresolved"].append(
-            f"program:{m.group(1).strip() if m else 'unspecified'}"
-            if not candidates
-            else "program:ambiguous:" + ",".join(candidates)
-        )
-    for p in graph.programs.values():
-        if p.kind == "track" and _norm(p.name) in norm:
-            req.setdefault("tracks", []).append(p.id)
-    # Courses mentioned after "taken"/"completed"/"done" are the transcript.
-    m = re.search(
-        r"(?:completed|taken|took|done with|finished)\s*:?\s*(.+?)(?:\.|;|$)",
-        text,
-        flags=re.IGNORECASE,
-    )
-    if m:
-        for dept, num in _COURSE_RE.findall(m.group(1).upper()):
-            cid = f"{dept} {num}"
-            (req["completed"] if cid in graph.courses else req["unresolved"]).append(
-                cid if cid in graph.courses else f"course:{cid}"
+def check_request(graph: Hypergraph, req: Request, source: str = "request") -> None:
+    """Names in the request that the catalog does not have stop the run (never guessed)."""
+    known = ", ".join(sorted(graph.programs)) or "none"
+    for field, pid in [("program", req.program)] + [("tracks", t) for t in req.tracks]:
+        if pid is not None and pid not in graph.programs:
+            raise RequestError(
+                f"{source}: at $.{field}: {pid!r} is not a program of programs.json ({known})"
             )
-    if re.search(r"\btransfer", low):
-        req["transfer"] = True
-    m = re.search(r"(\w+)\s+(?:more\s+|remaining\s+)?(?:terms|semesters)", low)
-    if m and _num(m.group(1)):
-        req["horizon"] = _num(m.group(1))
-    m = re.search(
-        r"(?:at most|max(?:imum)?|up to|no more than)\s+(\d+(?:\.\d+)?)\s+"
-        r"(?:units|credits)",
-        low,
-    )
-    if m:
-        req["max_units_per_term"] = float(m.group(1))
-    for level in ("low", "medium", "high"):
-        if re.search(rf"\b{level} risk", low):
-            req["risk_tolerance"] = level
-    m = re.search(r"interest(?:ed)? in ([^.;]+)", low)
-    if m:
-        req["interests"] = [s.strip() for s in re.split(r",| and ", m.group(1)) if s.strip()]
-    m = re.search(r"(?:avoid|dislike|not interested in) ([^.;]+)", low)
-    if m:
-        req["avoid"] = [s.strip() for s in re.split(r",| and ", m.group(1)) if s.strip()]
-    if re.search(r"\bstart(?:ing)? in (fall|spring|summer)", low):
-        req["start_season"] = re.search(r"\bstart(?:ing)? in (fall|spring|summer)", low).group(1)
-    return Request.model_validate(req)
+    fw = req.ge_framework
+    if fw is not None and fw != "none" and fw not in graph.frameworks:
+        known_fw = ", ".join(sorted(graph.frameworks)) or "none"
+        raise RequestError(
+            f"{source}: at $.ge_framework: {fw!r} is not a framework of ge.json "
+            f"({known_fw}, or none)"
+        )
+    for i, cid in enumerate(req.completed):
+        if cid not in graph.courses:
+            raise RequestError(f"{source}: at $.completed[{i}]: {cid!r} is not in courses.json")
+    from planner.calendar import start_index
+
+    try:
+        start_index(graph.calendar, graph.term_cycle, req)
+    except RequestError as exc:
+        raise RequestError(f"{source}: at $.start_term: {str(exc).split(': ', 1)[1]}") from None

@@ -12,7 +12,7 @@ import yaml
 from ortools.sat.python import cp_model
 
 from planner.hypergraph import Hypergraph
-from planner.model import Builder, Encoding
+from planner.model import Builder, Encoding, ge_framework_id
 from planner.profile import Request
 from planner.utility import course_utility, option_value
 
@@ -90,6 +90,9 @@ class PlanResult:
     plans: list[Plan]
     explanation: list[str] = field(default_factory=list)
     issues: list[str] = field(default_factory=list)
+    # the explanation grouped by requirement: [{requirement, source, causes: [{kind, text,
+    # action}]}], each cause once
+    causes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -285,19 +288,25 @@ def plan_request(
 ) -> PlanResult:
     """Top-k certified plans, or an explanation when no plan exists."""
     cfg = cfg or SolverConfig.load()
-    issues = [i.message for i in graph.issues]
+    scope = [p for p in [request.program, *request.tracks] if p]
+    fw = ge_framework_id(graph, request)
+    scope += [fw] if fw else []
+    # Only what concerns this request: the catalog's other programs' gaps are not its issues.
+    issues = [f"{i.where}: {i.message}" for i in graph.issues if any(s in i.where for s in scope)]
     plans: list[Plan] = []
     chosen: list[set[str]] = []
     for rank in range(1, cfg.top_k + 1):
         status, plan = solve_ladder(graph, request, cfg, exclude=chosen, rank=rank)
         if plan is None:
             if rank == 1:
-                expl = []
+                expl: list[str] = []
+                causes: list[dict[str, Any]] = []
                 if status == "infeasible" and explain:
-                    from planner.explain import explain_infeasible
+                    from planner.explain import explain_groups, groups_json, render_groups
 
-                    expl = explain_infeasible(graph, request, cfg)
-                return PlanResult(status, [], expl, issues)
+                    out = explain_groups(graph, request, cfg)
+                    expl, causes = render_groups(out), groups_json(out)
+                return PlanResult(status, [], expl, issues, causes)
             break
         plans.append(plan)
         chosen.append({graph.class_of[pc.course] for pc in plan.courses})

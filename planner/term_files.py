@@ -41,12 +41,15 @@ class TermRecord(BaseModel):
     def course_id(self) -> str:
         return f"{self.department} {self.number}"
 
-    def gereqs(self) -> list[str]:
-        """GE codes: the record's own, else the last value the scraper kept in `revisions`
-        (upstream dropped the field from these records in 2025; the old value is the year's)."""
-        own = self.model_extra.get("gereqs") if self.model_extra else None
-        if own:
-            return list(own)
+    def gereqs(self, from_revisions: bool = True) -> list[str]:
+        """GE codes: the record's own, else (from_revisions) the last value the scraper kept
+        in `revisions`: upstream dropped the field from the 2014-18 records in 2025, and the
+        value it dropped is that year's."""
+        extra = self.model_extra or {}
+        if "gereqs" in extra:  # the record states its own codes (possibly none)
+            return list(extra["gereqs"] or [])
+        if not from_revisions:
+            return []
         for rev in reversed(self.revisions):
             if "gereqs" in rev:
                 return list(rev["gereqs"] or [])

@@ -53,7 +53,7 @@ def convert(src: Path, term_ids: list[str] | None = None, observed: bool = True)
     if term_ids is None:
         term_ids = sorted(t for t in term_files(cdir) if t.startswith("201"))
     terms = read_terms(cdir, term_ids, deps)
-    idx = build_index(terms, deps)
+    idx = build_index(terms, deps, revisions=observed)
     pol_c, pol_p, pol_g = (
         Policies("course-policy"),
         Policies("program-policy"),

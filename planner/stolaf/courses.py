@@ -87,19 +87,23 @@ def _main(records: list[TermRecord]) -> list[TermRecord]:
     return main or records
 
 
-def build_index(terms: list[TermData], deps: Departments) -> CourseIndex:
+def build_index(terms: list[TermData], deps: Departments, revisions: bool = True) -> CourseIndex:
+    """revisions=False: GE codes only from the records' own field (fall 2025, whose records
+    keep the codes of the GE system St. Olaf left only in their revision history)."""
     idx = CourseIndex()
     per: dict[str, dict[str, list[TermRecord]]] = defaultdict(lambda: defaultdict(list))
     for td in terms:
         for r in td.records:
             per[r.course_id][td.id].append(r)
     for cid, by_term in per.items():
+        if not any(r.credits >= 0 for rs in by_term.values() for r in rs):
+            continue  # no section states its credits (upstream writes -1): not a course here
         idx.ids.add(cid)
         last = by_term[max(by_term)][0]
         idx.departments[cid] = deps.resolve(last.department)[0]
         idx.level[cid] = last.level
         # A GE code counts only if every (non-lab) section of every term carried it.
-        code_sets = [set(r.gereqs()) for rs in by_term.values() for r in _main(rs)]
+        code_sets = [set(r.gereqs(revisions)) for rs in by_term.values() for r in _main(rs)]
         held = set.intersection(*code_sets) if code_sets else set()
         idx.ge[cid] = held
         for g in set().union(*code_sets) - held:
@@ -130,7 +134,7 @@ def build_courses(
     }
     pools = idx.ge_pools()
     out = []
-    for cid in sorted(per):
+    for cid in sorted(idx.ids):
         by_term = per[cid]
         tids = sorted(by_term)
         written = cid.rsplit(" ", 1)[0]
@@ -162,8 +166,6 @@ def build_courses(
             aliases += ctx.aliases
             exclusions += [e for e in ctx.exclusions if e != cid and e in idx.ids]
         stated = [t for t in tids if any(r.credits >= 0 for r in by_term[t])]
-        if not stated:
-            continue  # no section states its credits (upstream writes -1); not plannable
         last = tids[-1]
         lead = _main(by_term[last])[0]
         credits = Counter(max(r.credits for r in by_term[t]) for t in stated)

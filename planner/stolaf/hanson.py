@@ -119,7 +119,7 @@ class HansonFile:
         for name, child in body.items():
             if str(name) in META or not (str(name)[:1].isupper() or str(name)[:1].isdigit()):
                 continue
-            name = str(name)
+            name = " ".join(str(name).split())
             req.kids[name] = self.requirement(name, child, [*path, name])
         # Full names first: an abbreviation never shadows another child's own name.
         for name in req.kids:

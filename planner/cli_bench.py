@@ -1,0 +1,77 @@
+"""`pathwise bench planner` (synthetic catalogs) and `pathwise bench stolaf` (the real one)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from planner.cli import fail
+
+
+def register_bench(bench_app: typer.Typer) -> None:
+    @bench_app.command("planner")
+    def bench_planner(
+        pairs: int = typer.Option(50, help="(program, profile) pairs"),
+        seed: int = typer.Option(0),
+        courses: int = typer.Option(300, help="courses in the synthetic catalog"),
+        budget: float = typer.Option(None, help="seconds per ladder solve (default 60)"),
+        rows: Path = typer.Option(
+            None, help="JSONL checkpoint of finished pairs; rerun with it to resume"
+        ),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Ladder vs single weighted sum vs greedy topological scheduler, same pairs."""
+        from planner.bench import render_markdown, run_bench
+
+        try:
+            summary = run_bench(
+                pairs=pairs, seed=seed, n_courses=courses, budget=budget, rows_path=rows
+            )
+        except (ValueError, OSError) as exc:
+            fail(exc)
+        if as_json:
+            typer.echo(json.dumps(summary["summary"]))
+        else:
+            typer.echo(render_markdown(summary))
+
+    @bench_app.command("stolaf")
+    def bench_stolaf(
+        docs: Path = typer.Option(Path("data/catalogs/stolaf"), help="the St. Olaf documents"),
+        terms: Path = typer.Option(
+            None, help="folder of terms-YYYYS.json; verify also checks sections there"
+        ),
+        program: list[str] = typer.Option(None, help="only these programs (repeatable)"),
+        profile: list[str] = typer.Option(
+            None, help="only these profiles: light, heavy, interest (repeatable)"
+        ),
+        budget: float = typer.Option(None, help="seconds per ladder solve (default 60)"),
+        top_k: int = typer.Option(1, help="plans per request"),
+        rows: Path = typer.Option(None, help="JSONL checkpoint; rerun with it to resume"),
+        as_json: bool = typer.Option(
+            False, "--json", help="print the counts as one JSON line, last"
+        ),
+    ) -> None:
+        """Every St. Olaf program with every profile (planner/config/stolaf_profiles.yaml),
+        planned and verified as `pathwise plan` and `pathwise plan verify` do."""
+        from planner.bench_stolaf import render_markdown, run_stolaf
+        from planner.documents import DocumentError
+        from planner.term_files import TermFileError
+
+        try:
+            result = run_stolaf(
+                docs,
+                terms,
+                program or None,
+                profile or None,
+                budget,
+                top_k,
+                rows_path=rows,
+                progress=not as_json,
+            )
+        except (DocumentError, TermFileError, ValueError, OSError) as exc:
+            fail(exc)
+        typer.echo(render_markdown(result))
+        if as_json:
+            typer.echo(json.dumps({"programs": result["programs"]}))
