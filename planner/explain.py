@@ -159,16 +159,39 @@ def _requirement(graph: Hypergraph, request: Request, key: str) -> tuple[Expr | 
     return items[int(i)] if int(i) < len(items) else expr, source
 
 
+def _required(e: Expr | None) -> list[str]:
+    """Courses an expression requires outright (through ALL_OF only, not inside a choice)."""
+    if e is None:
+        return []
+    if e.kind == "course":
+        return [e.course]
+    if e.kind == "all_of":
+        return [c for i in e.items for c in _required(i)]
+    return []
+
+
 def _blockers(
     graph: Hypergraph, request: Request, item: Expr | None, start: dict[str, int], b: Builder
 ) -> list[Cause]:
-    """Why the courses a requirement names cannot be scheduled."""
+    """Why a requirement cannot be met: its unchecked policies, the courses it requires that
+    the catalog lacks or the plan cannot reach, the bounds it sets."""
     out: list[Cause] = []
     for node in walk(item):
         if node.kind == "unsupported" and not b._acknowledged(node.policy):
             out.append(_policy_cause(graph, node.policy, "It depends on"))
+        elif node.kind == "at_most":
+            pool = sorted(node.pool.courses)
+            shown = ", ".join(pool[:12]) + (f" and {len(pool) - 12} more" if len(pool) > 12 else "")
+            out.append(
+                Cause(
+                    "conflict",
+                    f"'{node.label or 'at most'}' allows at most {node.n} of: {shown}",
+                    "Ask an advisor whether this bound applies to the courses the other "
+                    "requirements force.",
+                )
+            )
     done = {graph.class_of.get(c) for c in request.completed}
-    for cid in dict.fromkeys(expr_courses(item, fills=True)):
+    for cid in dict.fromkeys(_required(item)):
         if cid not in graph.courses:
             out.append(
                 Cause(

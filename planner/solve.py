@@ -93,6 +93,8 @@ class PlanResult:
     # the explanation grouped by requirement: [{requirement, source, causes: [{kind, text,
     # action}]}], each cause once
     causes: list[dict[str, Any]] = field(default_factory=list)
+    solve_s: float = 0.0  # every ladder solve (top-k included), without the explanation
+    explain_s: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -295,10 +297,12 @@ def plan_request(
     issues = [f"{i.where}: {i.message}" for i in graph.issues if any(s in i.where for s in scope)]
     plans: list[Plan] = []
     chosen: list[set[str]] = []
+    t0 = time.monotonic()
     for rank in range(1, cfg.top_k + 1):
         status, plan = solve_ladder(graph, request, cfg, exclude=chosen, rank=rank)
         if plan is None:
             if rank == 1:
+                solve_s = round(time.monotonic() - t0, 4)
                 expl: list[str] = []
                 causes: list[dict[str, Any]] = []
                 if status == "infeasible" and explain:
@@ -306,8 +310,9 @@ def plan_request(
 
                     out = explain_groups(graph, request, cfg)
                     expl, causes = render_groups(out), groups_json(out)
-                return PlanResult(status, [], expl, issues, causes)
+                explain_s = round(time.monotonic() - t0 - solve_s, 4)
+                return PlanResult(status, [], expl, issues, causes, solve_s, explain_s)
             break
         plans.append(plan)
         chosen.append({graph.class_of[pc.course] for pc in plan.courses})
-    return PlanResult("ok", plans, [], issues)
+    return PlanResult("ok", plans, [], issues, [], round(time.monotonic() - t0, 4))
