@@ -110,8 +110,8 @@ class HansonFile:
         return Provenance(source=self.rel, start=at, end=at + len(name) + 1)
 
     def requirement(self, label: str, body: Any, path: list[str]) -> Expr:
-        where = " › ".join(path) or self.program
-        applies = [self.program, where]
+        where = " › ".join([self.program, *path])
+        applies = [self.program, " › ".join(path) or self.program]
         if not isinstance(body, dict):
             return self._result(str(body), _Req(label, path), label)
         vars_ = {str(k): str(v) for k, v in (body.get("declare") or {}).items()}
