@@ -6,6 +6,7 @@ import contextlib
 import json
 import statistics
 import time
+from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
@@ -18,6 +19,10 @@ from planner.utility import course_utility
 from planner.verify import Verifier
 
 METHODS = ("ladder", "weighted_sum", "greedy")
+
+
+def _median_or_none(xs: list[float]) -> float | None:
+    return round(statistics.median(xs), 3) if xs else None
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -34,6 +39,7 @@ def run_bench(
     budget: float | None = None,
     progress: bool = False,
     rows_path: Path | None = None,
+    methods: tuple[str, ...] = METHODS,
 ) -> dict[str, Any]:
     """Every method sees the same catalog, pairs, budget and verifier, in one run.
 
@@ -45,7 +51,9 @@ def run_bench(
     verifier = Verifier(docs)
     cfg = SolverConfig.load(time_budget_s=budget, top_k=1)
     profiles = make_profiles(docs, pairs, seed)
-    key = {"seed": seed, "courses": n_courses, "budget_s": cfg.time_budget_s}
+    key: dict[str, Any] = {"seed": seed, "courses": n_courses, "budget_s": cfg.time_budget_s}
+    if methods != METHODS:
+        key["methods"] = list(methods)
     rows, sink = _resume_rows(rows_path, key) if rows_path else ([], None)
     done = {r["pair"] for r in rows}
     it = [(i, req) for i, req in enumerate(profiles) if i not in done]
@@ -55,14 +63,14 @@ def run_bench(
         it = tqdm(it, total=pairs, initial=len(done))
     with sink if sink is not None else contextlib.nullcontext():
         for i, req in it:
-            row = _bench_pair(graph, verifier, cfg, i, req)
+            row = _bench_pair(graph, verifier, cfg, i, req, methods)
             rows.append(row)
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
     rows = sorted((r for r in rows if r["pair"] < pairs), key=lambda r: r["pair"])
     summary = {}
-    for m in METHODS:
+    for m in methods:
         rs = [r[m] for r in rows]
         ok = [r for r in rs if r["certified"]]
         summary[m] = {
@@ -71,13 +79,19 @@ def run_bench(
             "infeasible": sum(r["status"] == "infeasible" for r in rs),
             "median_s": round(statistics.median([r["seconds"] for r in rs]), 3) if rs else 0.0,
             "p95_s": round(_pct([r["seconds"] for r in rs], 0.95), 3),
+            "median_deterministic_s": _median_or_none(
+                [r["deterministic_s"] for r in rs if r.get("deterministic_s") is not None]
+            ),
+            "uncertified_stages": dict(
+                Counter(r["stage"] for r in rs if r["stage"] and not r["certified"])
+            ),
             "mean_utility": round(statistics.mean([r["utility"] for r in ok]), 4) if ok else None,
             "mean_horizon": round(statistics.mean([r["horizon"] for r in ok]), 3) if ok else None,
         }
-    both = [r for r in rows if all(r[m]["certified"] for m in METHODS)]
+    both = [r for r in rows if all(r[m]["certified"] for m in methods)]
     paired = {
         m: round(statistics.mean([r[m]["utility"] for r in both]), 4) if both else None
-        for m in METHODS
+        for m in methods
     }
     return {
         "config": {
@@ -96,13 +110,19 @@ def run_bench(
 
 
 def _bench_pair(
-    graph: Hypergraph, verifier: Verifier, cfg: SolverConfig, i: int, req: Request
+    graph: Hypergraph,
+    verifier: Verifier,
+    cfg: SolverConfig,
+    i: int,
+    req: Request,
+    methods: tuple[str, ...] = METHODS,
 ) -> dict[str, Any]:
     """One (program, profile) pair through every method, timed and verified alike."""
     row: dict[str, Any] = {"pair": i, "program": req.program}
     util = course_utility(graph, req, interest_model=cfg.interest_model)
-    for method in METHODS:
+    for method in methods:
         t0 = time.monotonic()
+        dtime = None
         if method == "greedy":
             plan = greedy_plan(graph, req, util)
             status, proven, stage = "ok", True, None
@@ -111,6 +131,8 @@ def _bench_pair(
             status, p = solve_ladder(graph, req, cfg, stages=stages)
             plan = [(c.course, c.term) for c in p.courses] if p else []
             proven, stage = (p.certified, p.uncertified_stage) if p else (False, None)
+            dtime = p.deterministic_s if p else None
+            row.setdefault("stage_times", {})[method] = p.stage_times if p else {}
         secs = time.monotonic() - t0
         viol = verifier.check(plan, req) if status == "ok" else []
         ok = status == "ok" and proven and not viol
@@ -121,6 +143,7 @@ def _bench_pair(
             "stage": stage,
             "violations": sorted({v.kind for v in viol}),
             "seconds": round(secs, 4),
+            "deterministic_s": dtime,
             "utility": round(sum(util[c] for c, _ in plan), 4) if ok else None,
             "horizon": max((t for _, t in plan), default=0) if ok else None,
         }
@@ -177,7 +200,7 @@ def render_markdown(result: dict[str, Any]) -> str:
     lines += [
         "",
         f"Mean utility on the {p['pairs']} pairs every planner certified: "
-        + ", ".join(f"{m} {p[m]}" for m in METHODS)
+        + ", ".join(f"{m} {p[m]}" for m in p if m != "pairs")
         + ".",
     ]
     return "\n".join(lines)
