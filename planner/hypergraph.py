@@ -273,13 +273,15 @@ def compile_graph(docs: CatalogDocs) -> Hypergraph:
 
 
 def _check_refs(g: Hypergraph) -> None:
+    seen: set[tuple[str, str]] = set()  # each unknown course once per place that names it
     def check(expr: Expr | None, where: str) -> None:
         for node in walk(expr):
             refs = [c for spec in node_pools(node) for c in spec.courses]
             if isinstance(node, CourseRef | Coreq | Concurrent):
                 refs.append(node.course)
             for ref in refs:
-                if ref not in g.courses:
+                if ref not in g.courses and (ref, where) not in seen:
+                    seen.add((ref, where))
                     g.issues.append(Issue("dangling_ref", f"unknown course {ref}", where))
             if node.kind == "unsupported" and node.policy not in g.policies:
                 g.issues.append(Issue("unknown_policy", f"unknown policy {node.policy}", where))

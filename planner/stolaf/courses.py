@@ -161,6 +161,7 @@ def build_courses(
                 pools,
                 codes[0],
                 lambda clause, kind, p=prov[tid], c=cid: unsupported(clause, kind, c, p),
+                own_id=cid,
             )
             prereq[tid] = parse_prereq(text, ctx) if text.strip() else None
             aliases += ctx.aliases

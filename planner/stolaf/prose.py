@@ -29,7 +29,10 @@ INFO = re.compile(
     r"^(offered|also offered|counts? towards?|may (also )?count|depending on|may be repeated|"
     r"may be offered|may be taken|for additional|click on|materials? fee|see |note|"
     r"students (planning|interested|who|considering)|this course|open to first-year|"
-    r"\(?for students through|.*\b(strongly )?(recommended|preferred|suggested|encouraged)\b)",
+    r"\(?for students through|.*\b(strongly )?(recommended|preferred|suggested|encouraged)\b|"
+    # Advice inside a sentence: what a course counts toward, what serves as an introduction.
+    r".*\bcounts? towards?\b|.*\bprovides? an introduction\b|.*\bcan serve as\b|"
+    r".*\bshould not take\b|enrollment limited)",
     re.I,
 )
 DROP_ALT = re.compile(
@@ -101,6 +104,7 @@ class ProseContext:
     aliases: list[str] = field(default_factory=list)
     exclusions: list[str] = field(default_factory=list)
     sentence_kind: str = ""  # a part of a restriction sentence is part of the restriction
+    own_id: str = ""  # a clause naming the course itself as its own prerequisite is not one
 
     def policy(self, text: str) -> Expr:
         return self.unsupported(text, policy_kind(text) or self.sentence_kind)
@@ -118,6 +122,8 @@ def parse_prereq(text: str, ctx: ProseContext) -> Expr | None:
     for clause in re.split(r";|\.\s+(?=[A-Z(]|or |and )", t):
         clause = clause.strip().strip(".").strip()
         if not clause or INFO.match(clause) or _exclusion(clause, ctx):
+            continue
+        if ctx.own_id and ctx.own_id in _refs(clause, ctx):
             continue
         alt = re.match(r"^or\s+", clause, re.I)
         clause = re.sub(r"^(or|and)\s+", "", clause, flags=re.I)
