@@ -274,6 +274,7 @@ def compile_graph(docs: CatalogDocs) -> Hypergraph:
 
 def _check_refs(g: Hypergraph) -> None:
     seen: set[tuple[str, str]] = set()  # each unknown course once per place that names it
+
     def check(expr: Expr | None, where: str) -> None:
         for node in walk(expr):
             refs = [c for spec in node_pools(node) for c in spec.courses]

@@ -33,6 +33,7 @@ from planner.hypergraph import walk
 from planner.stolaf.aliases import Departments
 from planner.stolaf.courses import CourseIndex
 from planner.stolaf.policies import Policies
+from planner.stolaf.where import Qualifiers, Unencodable, _extract_braces
 
 NUMS = {
     "zero": 0,
@@ -58,16 +59,6 @@ _TOKEN = re.compile(
     r"|(?P<bnum>\d{3})(?P<blab>L)?(?P<bq>(?:\.[\w*]+)*)"
     r"|(?P<op>[&|(),])|(?P<word>[A-Za-z]+)|(?P<other>\S)"
 )
-
-
-class Unencodable(ValueError):
-    """A clause the encoding cannot express; it becomes an unsupported-policy leaf."""
-
-
-@dataclass
-class Where:
-    ids: set[str]
-    after: set[str] | None = None  # "year >= min(year) from courses where {...}"
 
 
 @dataclass
@@ -99,6 +90,7 @@ class HansonFile:
     ) -> None:
         self.rel, self.text, self.program = rel, text, program
         self.idx, self.deps, self.pol = idx, deps, policies
+        self.q = Qualifiers(idx, deps)
         self.aliases: list[str] = []
         self.notes: list[str] = []
 
@@ -285,7 +277,7 @@ class HansonFile:
     def _modifier(self, req: _Req, n: int, unit: str, at_most: bool) -> Expr:
         if unit == "course" and self._peek(req) == ("word", "where"):
             req.i += 1
-            w = self._where(self._take(req, "where"))
+            w = self.q.where(self._take(req, "where"))
             if w.after is not None:
                 if at_most:
                     raise Unencodable("'at most' with a year comparison")
@@ -303,7 +295,7 @@ class HansonFile:
         ids, own = self._source(req)
         if self._peek(req) == ("word", "where"):
             req.i += 1
-            w = self._where(self._take(req, "where"))
+            w = self.q.where(self._take(req, "where"))
             if w.after is not None:
                 raise Unencodable("a year comparison inside a modifier")
             ids &= w.ids
@@ -334,7 +326,7 @@ class HansonFile:
         if tok == ("word", "courses"):
             req.i += 1
             self._take(req, "word", "where")
-            w = self._where(self._take(req, "where"))
+            w = self.q.where(self._take(req, "where"))
             return w.ids, True
         if tok == ("op", "("):
             req.i += 1
@@ -367,102 +359,13 @@ class HansonFile:
         if not m:
             raise Unencodable("a filter other than 'only courses from/where'")
         if m.group(1) == "where":
-            w = self._where(m.group(2).strip()[1:-1])
+            w = self.q.where(m.group(2).strip()[1:-1])
             if w.after is not None:
                 raise Unencodable("a year comparison in a filter")
             return w.ids
         sub = _Req(req.label, req.path)
         node = self._parse(f"all of {m.group(2)}", sub)
         return self._universe([node])
-
-    def _where(self, text: str) -> Where:
-        m = re.match(
-            r"^(?P<pre>.*?)&?\s*year\s*>=\s*min\s*\(\s*year\s*\)\s*from courses where\s*"
-            r"\{(?P<inner>.*)\}\s*$",
-            text.strip(),
-        )
-        if m:
-            pre = m.group("pre").strip().rstrip("&").strip()
-            return Where(self._qual(pre), self._qual(m.group("inner")))
-        return Where(self._qual(text))
-
-    def _qual(self, text: str) -> set[str]:
-        """Courses matching a qualifier like `gereqs = EIN & level = 100`."""
-        toks = re.findall(r"!=|<=|>=|[=<>&|()]|[\w-]+", text)
-        pos = 0
-
-        def peek() -> str | None:
-            return toks[pos] if pos < len(toks) else None
-
-        def take() -> str:
-            nonlocal pos
-            if pos >= len(toks):
-                raise Unencodable(f"incomplete qualifier {{{text}}}")
-            pos += 1
-            return toks[pos - 1]
-
-        def q_or() -> set[str]:
-            out = q_and()
-            while peek() == "|":
-                take()
-                out = out | q_and()
-            return out
-
-        def q_and() -> set[str]:
-            out = q_atom()
-            while peek() == "&":
-                take()
-                out = out & q_atom()
-            return out
-
-        def q_atom() -> set[str]:
-            if peek() == "(":
-                take()
-                out = q_or()
-                take()
-                return out
-            key, op = take(), take()
-            values = []
-            if peek() == "(":
-                take()
-                while peek() != ")":
-                    tok = take()
-                    if tok != "|":
-                        values.append(tok)
-                take()
-            else:
-                values.append(take())
-            return {c for c in self.idx.ids if any(self._match(c, key, op, v) for v in values)}
-
-        out = q_or()
-        if pos != len(toks):
-            raise Unencodable(f"unexpected {toks[pos]!r} in {{{text}}}")
-        return out
-
-    def _match(self, cid: str, key: str, op: str, value: str) -> bool:
-        if key == "gereqs":
-            if op not in ("=", "!="):
-                raise Unencodable(f"gereqs {op}")
-            return (value in self.idx.ge.get(cid, set())) == (op == "=")
-        if key == "department":
-            hit = self.deps.code(value)
-            code = hit[0] if hit else value
-            has = code in self.idx.departments.get(cid, [])
-            if op in ("=", "!="):
-                return has == (op == "=")
-            raise Unencodable(f"department {op}")
-        if key in ("level", "number"):
-            have = self.idx.level.get(cid, 0) if key == "level" else self.idx.number(cid)
-            want = int(value)
-            return {
-                "=": have == want,
-                "!=": have != want,
-                "<": have < want,
-                "<=": have <= want,
-                ">": have > want,
-                ">=": have >= want,
-            }[op]
-        raise Unencodable(f"qualifier on {key!r}")
 
     # -- course references -------------------------------------------------------------------
 
@@ -527,24 +430,3 @@ def _spellings(name: str) -> list[str]:
     """A child 'Name (ABBR)' may be referred to by the full name, the name, or ABBR."""
     m = re.fullmatch(r"(.*?)\s*\(([^()]+)\)", name)
     return [name, m.group(1), m.group(2)] if m else [name]
-
-
-def _extract_braces(s: str, store: list[str]) -> str:
-    """Replace each top-level {...} by @wN, keeping its inside in `store`."""
-    out, depth, start = [], 0, 0
-    buf = ""
-    for i, ch in enumerate(s):
-        if ch == "{":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                store.append(s[start + 1 : i])
-                out.append(f" @w{len(store) - 1} ")
-                continue
-        if depth == 0:
-            out.append(ch)
-    buf = "".join(out)
-    return buf
