@@ -79,7 +79,11 @@ def render(result: dict) -> str:
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for m, s in result["methods"].items():
-        causes = ", ".join(f"{k} {v}" for k, v in sorted(s["causes"].items())) or "-"
+        out = {
+            **s["causes"],
+            **{f"budget ran out in {k}": v for k, v in s.get("uncertified_stages", {}).items()},
+        }
+        causes = ", ".join(f"{k} {v}" for k, v in sorted(out.items())) or "-"
         lines.append(
             f"| {m} | {s['pairs']} | {s['certified']} | {s['verified']} | {s['infeasible']} | "
             f"{s['median_s']} | {s['p95_s']} | {s['mean_utility']} | {s['mean_horizon']} | "

@@ -102,6 +102,7 @@ def _pair(
     for method in methods:
         t0 = time.monotonic()
         causes: list[str] = []
+        extra: dict[str, Any] = {}
         if method == "ladder":
             # Exactly what `pathwise plan` writes, then what `pathwise plan verify` checks.
             result = run_request(graph, req, cfg)
@@ -116,6 +117,12 @@ def _pair(
             utility = plans[0]["utility"] if plans else None
             horizon = plans[0]["terms_used"] if plans else None
             secs_all = time.monotonic() - t0
+            stage = plans[0]["uncertified_stage"] if plans else None
+            extra = {
+                "stage": stage,
+                "stage_times": plans[0]["stage_times"] if plans else {},
+                "deterministic_s": plans[0]["deterministic_s"] if plans else None,
+            }
         else:
             if method == "greedy":
                 util = course_utility(graph, req)
@@ -142,6 +149,7 @@ def _pair(
             "causes": causes,
             "utility": utility,
             "horizon": horizon,
+            **extra,
         }
     return row
 
@@ -175,6 +183,9 @@ def summarize(
             "mean_utility": round(statistics.mean([x["utility"] for x in ok]), 4) if ok else None,
             "mean_horizon": round(statistics.mean([x["horizon"] for x in ok]), 3) if ok else None,
             "causes": dict(Counter(c for x in xs if not x["certified"] for c in x["causes"])),
+            "uncertified_stages": dict(
+                Counter(x["stage"] for x in xs if x.get("stage") and not x["certified"])
+            ),
         }
     return {
         "config": {"budget_s": cfg.time_budget_s, "top_k": cfg.top_k, "workers": cfg.workers},

@@ -7,13 +7,14 @@ a consent, a prerequisite chain too long."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass, field
 
 from ortools.sat.python import cp_model
 
 from planner.documents import Expr
 from planner.hypergraph import Hypergraph, expr_courses, walk
-from planner.model import Builder, ge_roots, offered, program_roots
+from planner.model import Builder, ge_framework_id, ge_roots, offered, program_roots
 from planner.profile import Request
 from planner.solve import SolverConfig
 
@@ -53,7 +54,7 @@ def _infeasible(builder_args: tuple, keys: list[str], time_s: float) -> tuple[bo
 
 
 def explain_groups(
-    graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float = 10.0
+    graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float | None = None
 ) -> tuple[list[str], list[Group]] | None:
     """The minimal core's words and its causes grouped by requirement; None when no
     infeasibility could be proven in time."""
@@ -61,13 +62,22 @@ def explain_groups(
     builder = Builder(graph, request, extra_terms=cfg.explain_extra_terms)
     enc = builder.build(explain=True)
     words = {k: w for k, (_, w) in enc.assumptions.items()}
-    bad, core = _infeasible(args, list(words), time_s)
+    budget = time_s if time_s is not None else cfg.explain_time_s
+    t0 = time.monotonic()
+    bad, core = _infeasible(args, list(words), budget)
     if not bad:
-        return None
-    # Deletion pass: drop each member the rest stays infeasible without (a minimal core).
+        # Assumption literals weaken the LP, so the core can take far longer to prove than the
+        # ladder's own infeasibility; the limits can still be probed one at a time on models
+        # whose requirements are hard constraints.
+        return _probe_limits(graph, request, max(budget - (time.monotonic() - t0), budget / 2))
+    # Deletion pass: drop each member the rest stays infeasible without (a minimal core), in
+    # what is left of the budget; a core cut short is still a set that cannot hold together.
     for k in list(core):
+        left = budget - (time.monotonic() - t0)
+        if left <= 0.5:
+            break
         trial = [c for c in core if c != k]
-        still, sub = _infeasible(args, trial, time_s)
+        still, sub = _infeasible(args, trial, left / 2)
         if still:
             core = sub or trial
     groups: list[Group] = []
@@ -108,8 +118,46 @@ def explain_groups(
     return [words[k] for k in core], groups
 
 
+def _feasible(graph: Hypergraph, request: Request, time_s: float) -> bool | None:
+    enc = Builder(graph, request).build()
+    solver = cp_model.CpSolver()
+    solver.parameters.num_search_workers = 1
+    solver.parameters.max_time_in_seconds = time_s
+    status = solver.Solve(enc.model)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return True
+    return False if status == cp_model.INFEASIBLE else None
+
+
+def _probe_limits(
+    graph: Hypergraph, request: Request, time_s: float
+) -> tuple[list[str], list[Group]] | None:
+    """Which of the limits, relaxed alone, lets a plan exist (each probe a plain model)."""
+    names = [p for p in [request.program, *request.tracks] if p]
+    reqs = "the requirements of " + " and ".join(names or ["the request"])
+    fw = ge_framework_id(graph, request)
+    reqs += f" with {fw}" if fw else ""
+    cap = request.model_copy(update={"max_units_per_term": 1000.0, "max_units_by_season": {}})
+    if _feasible(graph, cap, time_s / 2):
+        words = f"at most {request.max_units_per_term:g} units per term"
+        if request.max_units_by_season:
+            words += " (" + ", ".join(f"{k} {v:g}" for k, v in request.max_units_by_season.items())
+            words += ")"
+        g = Group(
+            "your limits",
+            "request",
+            [
+                Cause(
+                    "limit", words, f"Raise your per-term cap above {request.max_units_per_term:g}."
+                )
+            ],
+        )
+        return [words, reqs], [g]
+    return None
+
+
 def explain_infeasible(
-    graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float = 10.0
+    graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float | None = None
 ) -> list[str]:
     """The explanation as lines (what `pathwise plan` prints)."""
     out = explain_groups(graph, request, cfg, time_s)

@@ -32,6 +32,7 @@ class SolverConfig:
         default_factory=lambda: ["horizon", "load", "utility", "option", "tiebreak"]
     )
     explain_extra_terms: int = 4
+    explain_time_s: float = 30.0
     cp_sat: dict[str, Any] = field(default_factory=dict)
     cover_cuts: bool = True
     option_scale: int = 10
@@ -313,7 +314,10 @@ def plan_request(
                 if status == "infeasible" and explain:
                     from planner.explain import explain_groups, groups_json, render_groups
 
-                    out = explain_groups(graph, request, cfg)
+                    # A request the ladder needed long to prove infeasible gets as long again
+                    # for its explanation.
+                    budget = max(cfg.explain_time_s, 2 * solve_s)
+                    out = explain_groups(graph, request, cfg, min(budget, cfg.time_budget_s))
                     expl, causes = render_groups(out), groups_json(out)
                 explain_s = round(time.monotonic() - t0 - solve_s, 4)
                 return PlanResult(status, [], expl, issues, causes, solve_s, explain_s)

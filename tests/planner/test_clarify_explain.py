@@ -68,3 +68,15 @@ def test_infeasibility_names_the_conflicting_limits(cfg):
     assert any("Allow more than 2 terms" in line for line in lines)
     lines = explain_infeasible(g, Request(program="P", horizon=3, max_units_per_term=4), cfg)
     assert "at most 4 units per term" in lines[0]
+
+
+def test_limit_probe_names_the_cap_when_a_core_is_out_of_reach(cfg):
+    # The fallback when the assumption core cannot be proven in time: each limit relaxed alone.
+    from planner.explain import _probe_limits
+
+    cs = [course("C 1"), course("C 2"), course("C 3")]
+    req_all = AllOf(items=[CourseRef(course=c.id) for c in cs])
+    g = compile_graph(catalog(cs, req_all))
+    core, groups = _probe_limits(g, Request(program="P", horizon=2, max_units_per_term=4), 10)
+    assert core[0] == "at most 4 units per term" and groups[0].causes[0].kind == "limit"
+    assert _probe_limits(g, Request(program="P", horizon=1, max_units_per_term=12), 10) is None
