@@ -79,4 +79,7 @@ def test_limit_probe_names_the_cap_when_a_core_is_out_of_reach(cfg):
     g = compile_graph(catalog(cs, req_all))
     core, groups = _probe_limits(g, Request(program="P", horizon=2, max_units_per_term=4), 10)
     assert core[0] == "at most 4 units per term" and groups[0].causes[0].kind == "limit"
-    assert _probe_limits(g, Request(program="P", horizon=1, max_units_per_term=12), 10) is None
+    chain = [course("C 1"), course("C 2", pre=CourseRef(course="C 1"))]
+    g = compile_graph(catalog(chain, CourseRef(course="C 2")))
+    # A prerequisite chain longer than the horizon: no cap fixes it, so no limit is named.
+    assert _probe_limits(g, Request(program="P", horizon=1, max_units_per_term=4), 10) is None
