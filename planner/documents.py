@@ -4,41 +4,49 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
+
+# The expression AST lives in planner/expr.py; re-exported here, where every reader of the
+# documents has always found it.
+from planner.expr import (  # noqa: F401
+    PREREQ_KINDS,
+    REQ_KINDS,
+    AllOf,
+    AnyOf,
+    AtMost,
+    ChooseN,
+    Concurrent,
+    Condition,
+    Conditional,
+    Consent,
+    Coreq,
+    CourseRef,
+    Expr,
+    MinDepartments,
+    MinUnits,
+    NotBefore,
+    Pool,
+    PoolSpec,
+    Provenance,
+    Standing,
+    Strict,
+    Unsupported,
+)
 
 SCHEMA_VERSION = "1"
 DOC_FILES = {"courses": "courses.json", "programs": "programs.json", "ge": "ge.json"}
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Provenance(_Strict):
-    """Where a fact came from: a source id and character span offsets in that source."""
-
-    source: str
-    start: int = Field(ge=0)
-    end: int = Field(ge=0)
-    record: str | None = Field(
-        default=None, description="id of the source record, e.g. '20141:0000093757' (term:clbid)"
-    )
-    aliases: list[str] = Field(
-        default_factory=list,
-        description="department aliases resolved for this fact, e.g. 'AS -> ASIAN'",
-    )
-
-
-class Source(_Strict):
+class Source(Strict):
     id: str
     uri: str
     title: str = ""
     license: str = ""
 
 
-class UnsupportedPolicy(_Strict):
+class UnsupportedPolicy(Strict):
     """A natural-language exception the planner cannot check. Kept, never treated as satisfied."""
 
     id: str
@@ -53,203 +61,10 @@ class UnsupportedPolicy(_Strict):
     provenance: Provenance
 
 
-# --- expression AST shared by prerequisites and requirements --------------------------------
-# Prerequisite-only kinds: coreq, concurrent, standing, consent.
-# Requirement-only kinds: pool, min_units, conditional, ge_category.
-
-
-class _Node(_Strict):
-    label: str = ""
-    provenance: Provenance | None = None
-
-
-class CourseRef(_Node):
-    kind: Literal["course"] = "course"
-    course: str
-    terms: list[str] = Field(
-        default_factory=list,
-        description="calendar term ids; when set, only a taking in one of them counts",
-    )
-
-
-class AllOf(_Node):
-    kind: Literal["all_of"] = "all_of"
-    items: list[Expr]
-    distinct: bool = Field(
-        default=False,
-        description="True: the items are filled by different courses even where the program "
-        "lets its requirements share courses",
-    )
-
-
-class AnyOf(_Node):
-    kind: Literal["any_of"] = "any_of"
-    items: list[Expr]
-    distinct: bool = False
-
-
-class ChooseN(_Node):
-    kind: Literal["choose_n"] = "choose_n"
-    n: int = Field(ge=0)
-    items: list[Expr]
-    distinct: bool = False
-
-
-class Coreq(_Node):
-    """Taken in the same term or earlier."""
-
-    kind: Literal["coreq"] = "coreq"
-    course: str
-
-
-class Concurrent(_Node):
-    """Concurrent enrollment (or prior completion); same semantics as coreq, kept distinct for
-    provenance because catalogs word them differently."""
-
-    kind: Literal["concurrent"] = "concurrent"
-    course: str
-
-
-class Standing(_Node):
-    """Completed units before the term must reach min_units (class standing)."""
-
-    kind: Literal["standing"] = "standing"
-    min_units: float = Field(ge=0)
-
-
-class Consent(_Node):
-    """Instructor consent: false unless the request lists the course as consented."""
-
-    kind: Literal["consent"] = "consent"
-
-
-class PoolSpec(_Strict):
-    courses: list[str] = Field(default_factory=list)
-    departments: list[str] = Field(default_factory=list)
-    min_level: int | None = None
-    max_level: int | None = None
-    exclude: list[str] = Field(default_factory=list)
-
-
-class Pool(_Node):
-    """CHOOSE_N over a course pool (an explicit list and/or a department-level filter).
-    In a prerequisite: that many pool courses completed in earlier terms."""
-
-    kind: Literal["pool"] = "pool"
-    min_courses: int = Field(ge=0)
-    pool: PoolSpec
-    overlap: bool = Field(
-        default=False,
-        description="True: counts every taken pool course, including ones that fill other "
-        "requirements of the program (a Hanson 'N courses from children' modifier)",
-    )
-
-
-class AtMost(_Node):
-    """At most n taken (or completed) courses of the pool, whatever they are used for."""
-
-    kind: Literal["at_most"] = "at_most"
-    n: int = Field(ge=0)
-    pool: PoolSpec
-
-
-class MinDepartments(_Node):
-    """Taken courses of the pool span at least n departments."""
-
-    kind: Literal["min_departments"] = "min_departments"
-    n: int = Field(ge=0)
-    pool: PoolSpec
-
-
-class NotBefore(_Node):
-    """At least n pool courses, each taken in the same academic year as, or after, some taken
-    course of `after` (e.g. EIN no earlier than the first BTS-T course)."""
-
-    kind: Literal["not_before"] = "not_before"
-    n: int = Field(default=1, ge=0)
-    pool: PoolSpec
-    after: PoolSpec
-
-
-class MinUnits(_Node):
-    kind: Literal["min_units"] = "min_units"
-    units: float = Field(ge=0)
-    pool: PoolSpec
-
-
-class Condition(_Strict):
-    """A request field (e.g. transfer) or a chosen track (flag 'track:<id>')."""
-
-    flag: str
-    equals: bool = True
-
-
-class Conditional(_Node):
-    kind: Literal["conditional"] = "conditional"
-    condition: Condition
-    then: Expr
-    otherwise: Expr | None = None
-
-
-class Unsupported(_Node):
-    """Points at an UnsupportedPolicy; evaluates to false so it lowers certified coverage."""
-
-    kind: Literal["unsupported"] = "unsupported"
-    policy: str
-
-
-Expr = Annotated[
-    CourseRef
-    | AllOf
-    | AnyOf
-    | ChooseN
-    | Coreq
-    | Concurrent
-    | Standing
-    | Consent
-    | Pool
-    | MinUnits
-    | AtMost
-    | MinDepartments
-    | NotBefore
-    | Conditional
-    | Unsupported,
-    Field(discriminator="kind"),
-]
-for _m in (AllOf, AnyOf, ChooseN, Conditional):
-    _m.model_rebuild()
-
-PREREQ_KINDS = {
-    "course",
-    "all_of",
-    "any_of",
-    "choose_n",
-    "coreq",
-    "concurrent",
-    "standing",
-    "consent",
-    "pool",
-    "unsupported",
-}
-REQ_KINDS = {
-    "course",
-    "all_of",
-    "any_of",
-    "choose_n",
-    "pool",
-    "min_units",
-    "at_most",
-    "min_departments",
-    "not_before",
-    "conditional",
-    "unsupported",
-}
-
-
 # --- courses.json ---------------------------------------------------------------------------
 
 
-class Offering(_Strict):
+class Offering(Strict):
     """A calendar term in which the course had a section, with the section record it came
     from. `prerequisite` is set only where that term's own record differs from the course's."""
 
@@ -258,7 +73,7 @@ class Offering(_Strict):
     prerequisite: Expr | None = None
 
 
-class CalendarTerm(_Strict):
+class CalendarTerm(Strict):
     """One concrete term of the observed calendar (e.g. id '20141', fall of 2014-15)."""
 
     id: str
@@ -267,7 +82,7 @@ class CalendarTerm(_Strict):
     label: str = ""
 
 
-class Course(_Strict):
+class Course(Strict):
     id: str
     title: str
     units: float = Field(ge=0)
@@ -292,7 +107,7 @@ class Course(_Strict):
     provenance: Provenance
 
 
-class CoursesDoc(_Strict):
+class CoursesDoc(Strict):
     schema_version: str = SCHEMA_VERSION
     institution: str
     catalog_year: str = ""
@@ -312,7 +127,7 @@ class CoursesDoc(_Strict):
 # --- programs.json --------------------------------------------------------------------------
 
 
-class DoubleCount(_Strict):
+class DoubleCount(Strict):
     """within_program=False: a course counts toward at most one leaf requirement of the program.
     with_ge=False: a course used for the program cannot also fill a GE category."""
 
@@ -320,7 +135,7 @@ class DoubleCount(_Strict):
     with_ge: bool = True
 
 
-class Program(_Strict):
+class Program(Strict):
     id: str
     name: str
     kind: Literal["degree", "major", "minor", "concentration", "track"] = "major"
@@ -331,7 +146,7 @@ class Program(_Strict):
     provenance: Provenance
 
 
-class ProgramsDoc(_Strict):
+class ProgramsDoc(Strict):
     schema_version: str = SCHEMA_VERSION
     institution: str
     sources: list[Source] = Field(default_factory=list)
@@ -342,7 +157,7 @@ class ProgramsDoc(_Strict):
 # --- ge.json --------------------------------------------------------------------------------
 
 
-class GECategory(_Strict):
+class GECategory(Strict):
     id: str
     name: str
     min_courses: int = Field(default=1, ge=0)
@@ -355,7 +170,7 @@ class GECategory(_Strict):
     provenance: Provenance
 
 
-class GEFramework(_Strict):
+class GEFramework(Strict):
     id: str
     name: str
     courses_count_once: bool = Field(
@@ -365,7 +180,7 @@ class GEFramework(_Strict):
     provenance: Provenance
 
 
-class GEDoc(_Strict):
+class GEDoc(Strict):
     schema_version: str = SCHEMA_VERSION
     institution: str
     sources: list[Source] = Field(default_factory=list)

@@ -14,7 +14,8 @@ from ortools.sat.python import cp_model
 
 from planner.documents import Expr
 from planner.hypergraph import Hypergraph, expr_courses, walk
-from planner.model import Builder, ge_framework_id, ge_roots, offered, program_roots
+from planner.model import Builder
+from planner.presolve import ge_framework_id, ge_roots, offered, program_roots
 from planner.profile import Request
 from planner.solve import SolverConfig
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from planner.calendar import plan_slots, term_cap
 from planner.documents import Expr
 from planner.hypergraph import Hypergraph, expr_courses
-from planner.model import ge_roots, offered, resolve_conditionals
+from planner.presolve import ge_roots, offered, resolve_conditionals
 from planner.profile import Request
 
 

@@ -73,7 +73,7 @@ def _term_id(courses: list[dict[str, Any]], cid: str) -> str | None:
 
 
 def _scope(graph: Hypergraph, request: Request) -> set[str]:
-    from planner.model import ge_framework_id
+    from planner.presolve import ge_framework_id
 
     out = {p for p in [request.program, *request.tracks] if p}
     fw = ge_framework_id(graph, request)

@@ -12,7 +12,8 @@ import yaml
 from ortools.sat.python import cp_model
 
 from planner.hypergraph import Hypergraph
-from planner.model import Builder, Encoding, ge_framework_id
+from planner.model import Builder, Encoding
+from planner.presolve import ge_framework_id
 from planner.profile import Request
 from planner.utility import course_utility, option_value
 
