@@ -160,3 +160,15 @@ def test_text_only_path(tmp_path, run_export):
     assert rec["images"] == []
     assert [p["type"] for p in rec["messages"][1]["content"]] == ["text"]
     assert m["images"] is False
+
+
+def test_run_event_logs_are_not_read_as_trace_rows(tmp_path, run_export):
+    # A run directory keeps the executor's event log in events/*.jsonl beside traces/.
+    write_trace(tmp_path, [step_row("a"), step_row("b")], name="traces/w1.jsonl")
+    (tmp_path / "events").mkdir()
+    (tmp_path / "events" / "miniwob_x_0_0.jsonl").write_text(
+        '{"kind": "interaction", "event": "click"}\n{"kind": "location", "url": "u"}\n'
+    )
+    m, _ = run_export(tmp_path, eval_fraction=0.0)
+    assert m["counts"]["kept"] == 2
+    assert m["bad_rows"] == {}
