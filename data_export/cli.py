@@ -54,10 +54,21 @@ def sft(
         "--images/--no-images",
         help="--no-images: text path only (inspection); not for VL training.",
     ),
+    middle_format: str = typer.Option(
+        "paper",
+        help='Interface format: paper (the default), text-first (label lines `role "text" '
+        "[N]`) or echo (text-first, and the answer names the target's text before its number).",
+    ),
 ) -> None:
     """Guarded step rows -> middle-layer SFT records (WebRider Appendix E filters and split)."""
+    from agent_runtime.middle.format import get_format
     from data_export.middle.export import SFTExportConfig, export_sft
     from data_export.output import OutputExistsError
+
+    try:
+        fmt = get_format(middle_format)
+    except ValueError as e:
+        _fail(e)
 
     cfg = SFTExportConfig(
         traces=traces,
@@ -67,6 +78,7 @@ def sft(
         min_confidence=min_confidence,
         overwrite=overwrite,
         images=images,
+        middle_format=fmt,
     )
     progress, close = _bars()
     try:

@@ -30,12 +30,14 @@ def _mount() -> None:
     from pathwise.demo import cli as demo_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
+    from training.models import cli as models_cli
 
     runtime_cli.register(app, bench_app)
     planner_cli.register(app, bench_app)
     export_cli.register(app, bench_app)
     evals_cli.register(app, bench_app)
     serving_cli.register(app, bench_app)
+    models_cli.register(app)
     demo_cli.register(app)
 
 

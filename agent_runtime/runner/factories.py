@@ -76,6 +76,7 @@ def make_layers(cfg: RunConfig) -> tuple[TopLayer, MiddlePolicy]:
         top = RuleTop()
     if cfg.middle.kind == "endpoint":
         from agent_runtime.middle.endpoint import EndpointMiddle
+        from agent_runtime.middle.format import get_format
 
         assert cfg.middle.endpoint and cfg.middle.model
         middle: MiddlePolicy = EndpointMiddle(
@@ -84,6 +85,7 @@ def make_layers(cfg: RunConfig) -> tuple[TopLayer, MiddlePolicy]:
             vision=cfg.middle.vision,
             temperature=cfg.middle.temperature,
             grounded_schema=cfg.middle.grounded_schema,
+            fmt=get_format(cfg.middle.middle_format),
         )
     else:
         from agent_runtime.middle.heuristic import HeuristicMiddle
