@@ -170,4 +170,9 @@ def live(
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    from evals.audit.cli import audit_app
+    from evals.viewer.cli import view
+
     app.add_typer(eval_app, name="eval")
+    app.command("view")(view)
+    app.add_typer(audit_app, name="audit")
