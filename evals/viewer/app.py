@@ -209,8 +209,14 @@ def create_app(run_dirs: list[Path], contract_files: list[Path] | None = None) -
             sides.append(viewer.view_of(run, final[contract].rollout_id) | {"run": run})
         steps_a = [p["row"] for p in sides[0]["steps"]]
         steps_b = [p["row"] for p in sides[1]["steps"]]
-        n = max(len(steps_a), len(steps_b))
-        rows = [[s["steps"][i] if i < len(s["steps"]) else None for s in sides] for i in range(n)]
+        # Rows align by step index, so a step missing from a trace shows as a gap.
+        by_index = [{p["index"]: p for p in s["steps"]} for s in sides]
+        n = max([*by_index[0], *by_index[1]], default=-1) + 1
+        last = [max(d, default=-1) for d in by_index]
+        rows = [
+            [d.get(i, "ended" if i > end else None) for d, end in zip(by_index, last, strict=True)]
+            for i in range(n)
+        ]
         return page(
             request,
             "compare.html",

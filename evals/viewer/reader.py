@@ -66,6 +66,17 @@ def _rollout_id_of(line: str) -> str | None:
     return rid if isinstance(rid, str) else None
 
 
+def _why(e: Exception) -> str:
+    """One line naming the field, as the contract loader reports it."""
+    if isinstance(e, ValidationError) and e.errors():
+        err = e.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "<row>"
+        if err["type"] == "json_invalid":
+            return f"not valid JSON: {err['msg']}"[:300]
+        return f"field '{field}': {err['msg']}"[:300]
+    return str(e).splitlines()[0][:300]
+
+
 class RunReader:
     """One run folder as the viewer sees it; `refresh()` picks up rows appended since."""
 
@@ -143,9 +154,7 @@ class RunReader:
             row = TRACE_ROW_ADAPTER.validate_json(line)
         except (ValidationError, ValueError) as e:
             rid = _rollout_id_of(line)
-            err = TraceError(
-                file=rel, line=lineno, message=str(e).splitlines()[0][:300], rollout_id=rid
-            )
+            err = TraceError(file=rel, line=lineno, message=_why(e), rollout_id=rid)
             if rid is None:
                 self.errors.append(err)
             else:

@@ -123,9 +123,14 @@ def signature(step: StepRow) -> tuple[Any, ...]:
 
 
 def first_divergence(a: list[StepRow], b: list[StepRow]) -> int | None:
-    """Index of the first step where two rollouts differ (or one has ended); None if equal."""
-    for i in range(max(len(a), len(b))):
-        if i >= len(a) or i >= len(b) or signature(a[i]) != signature(b[i]):
+    """Step index where two rollouts first differ (or one has no such step); None if equal."""
+    by_a = {s.step_index: s for s in a}
+    by_b = {s.step_index: s for s in b}
+    for i in range(max([*by_a, *by_b], default=-1) + 1):
+        sa, sb = by_a.get(i), by_b.get(i)
+        if sa is None and sb is None:
+            continue
+        if sa is None or sb is None or signature(sa) != signature(sb):
             return i
     return None
 

@@ -19,8 +19,9 @@
       if (push) history.replaceState(null, "", "#step=" + steps[cur].dataset.index);
     }
     // "#step=N" rather than an element id, so the browser does not jump past the contract.
-    const fromHash = steps.findIndex((s) => "#step=" + s.dataset.index === location.hash);
-    show(fromHash >= 0 ? fromHash : 0, false);
+    const fromHash = () => steps.findIndex((s) => "#step=" + s.dataset.index === location.hash);
+    show(Math.max(0, fromHash()), false);
+    window.addEventListener("hashchange", () => { if (fromHash() >= 0) show(fromHash(), false); });
     chips.forEach((c, k) => c.addEventListener("click", (e) => { e.preventDefault(); show(k, true); }));
     document.addEventListener("keydown", (e) => {
       if (typing(e) || e.altKey || e.ctrlKey || e.metaKey) return;

@@ -1,0 +1,136 @@
+"""Viewer pages over HTTP: labels, gates, errors on their page, read-only, loopback only."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from agent_runtime.envs.webapp import AppServer, LoopbackOnly
+from evals.viewer.app import create_app
+from pathwise.cli import app as cli
+
+from .conftest import FIXTURE, append, crafted_outcomes
+
+TRACE = Path("traces") / "shard-0-of-1.jsonl"
+CB = "miniwob/click-checkboxes/101@0"
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def test_pages_show_gates_labels_and_errors_where_they_belong(runs: Path) -> None:
+    teacher, perturbed = runs / "teacher", runs / "perturbed"
+    for o in crafted_outcomes():
+        append(perturbed / TRACE, o.model_dump_json() + "\n")
+    # Break one step row, one screenshot and one event line of the same rollout.
+    lines = (perturbed / TRACE).read_text().splitlines(keepends=True)
+    bad = next(i for i, ln in enumerate(lines) if CB in ln and '"step_index":2' in ln)
+    lines[bad] = lines[bad].replace('"step_index":2', '"step_index":"two"')
+    (perturbed / TRACE).write_text("".join(lines))
+    (perturbed / "screenshots" / "miniwob_click-checkboxes_101_0" / "step-003.png").unlink()
+    append(perturbed / "events" / "miniwob_click-checkboxes_101_0.jsonl", "{broken\n")
+    before = snapshot(runs)
+
+    with AppServer(create_app([teacher, perturbed])) as server:
+        get = lambda u: httpx.get(server.url + u, timeout=30)  # noqa: E731
+        home = get("/")
+        assert home.status_code == 200
+        assert "captcha" in home.text and "runtime: TargetClosedError" in home.text
+        assert home.text.count('class="gate cgs ok"') == 5  # 3 teacher + 2 perturbed passes
+        assert "3/3</b> CGS" in home.text and "2/5</b> CGS" in home.text  # lamp/3 has no gates
+        assert "middle <strong>perturbed-heuristic</strong>" in home.text
+        only_fail = get("/?status=fail")
+        assert only_fail.text.count('class="row-fail"') == 2  # perturbed checkboxes + lamp/1
+        assert 'class="row-success"' not in only_fail.text
+
+        page = get(f"/run/1/rollout/{CB}")
+        assert page.status_code == 200
+        assert f"traces/shard-0-of-1.jsonl:{bad + 1}</code> field &#39;step.step_index&#39;" in (
+            page.text
+        )
+        assert "events/miniwob_click-checkboxes_101_0.jsonl:" in page.text
+        assert "screenshot missing or unreadable" in page.text and "step-003.png" in page.text
+        assert "steps missing before this one" in page.text  # step 2 is gone
+        for i in (0, 1, 3, 4):
+            assert f'id="step-{i}"' in page.text
+        assert "EfGfJJl" in page.text  # the wrong checkbox the perturbed middle clicked
+        shot = re.search(r'src="(/run/1/file/[^"]+step-000\.png)\?trim=1"', page.text)
+        assert shot is not None
+        full, trimmed = get(shot.group(1)), get(shot.group(1) + "?trim=1")
+        assert full.headers["content-type"] == "image/png" and len(trimmed.content) > 0
+        assert get("/run/1/file/../../teacher/run.json").status_code == 404
+
+        gated = get("/run/1/rollout/shop/lamp/1@0")
+        assert 'title="evidence: fail"' in gated.text and "No step rows yet" in gated.text
+
+        index = get("/compare?a=0&b=1")
+        assert "step 0</span>" in index.text and index.text.count("same actions") == 2
+        cmp = get("/compare/view?a=0&b=1&contract=miniwob/click-checkboxes/101")
+        assert 'id="row-0" data-row="0" class="diverge"' in cmp.text
+        # Rows align by step index: the teacher ended after step 3, the broken step 2 is a gap.
+        assert cmp.text.count("— ended —") == 1 and cmp.text.count("— no row —") == 1
+    assert snapshot(runs) == before  # the viewer wrote nothing into the run folders
+
+
+def test_refuses_other_hosts() -> None:
+    app = LoopbackOnly(create_app([FIXTURE / "teacher"]))
+    assert TestClient(app, client=("10.1.2.3", 5000)).get("/").status_code == 403
+    assert TestClient(app, client=("127.0.0.1", 5000)).get("/").status_code == 200
+
+
+def _listening(port: int) -> set[str]:
+    """Local addresses a TCP socket on `port` listens on, from /proc/net/tcp{,6}."""
+    found = set()
+    for name in ("tcp", "tcp6"):
+        path = Path("/proc/net") / name
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines()[1:]:
+            local, state = line.split()[1], line.split()[3]
+            addr, hexport = local.split(":")
+            if state == "0A" and int(hexport, 16) == port:
+                found.add(addr)
+    return found
+
+
+def test_view_command_binds_127_0_0_1_only(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pathwise.cli", "view", str(FIXTURE / "teacher")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        m = re.match(r"trace viewer on http://127\.0\.0\.1:(\d+)", line)
+        assert m, (line, proc.stderr.read() if proc.poll() is not None and proc.stderr else "")
+        port = int(m.group(1))
+        assert httpx.get(f"http://127.0.0.1:{port}/", timeout=30).status_code == 200
+        assert _listening(port) == {"0100007F"}  # 127.0.0.1, and no other interface
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_cli_rejects_a_missing_run_folder(tmp_path: Path) -> None:
+    r = CliRunner().invoke(cli, ["view", str(tmp_path / "nope")])
+    assert r.exit_code == 2
+    assert "not a run folder" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("status", ["success", "fail"])
+def test_filters_by_outcome_and_text(status: str) -> None:
+    client = TestClient(create_app([FIXTURE / "teacher", FIXTURE / "perturbed"]))
+    text = client.get(f"/?status={status}&q=checkboxes").text
+    assert re.findall(r'<tr class="row-(\w+)">', text) == [status]
