@@ -61,6 +61,7 @@ def create(
         )
     except (ValidationError, OSError) as e:
         msg = e.errors()[0]["msg"] if isinstance(e, ValidationError) else str(e)
+        msg = msg.removeprefix("Value error, ")
         raise _fail(ValueError(f"settings: {msg}")) from None
     for d in arms:
         if not d.is_dir():
@@ -70,7 +71,8 @@ def create(
     except (StudyError, DesignError, OSError) as e:
         raise _fail(e) from None
     typer.echo(
-        f"study {s.path}: {s.pairs} pairs ({s.anchors} anchors) of {s.shared_contracts} shared "
+        f"study {s.path}: {s.pairs} pairs ({s.anchors} anchor{'' if s.anchors == 1 else 's'}) "
+        f"of {s.shared_contracts} shared "
         f"contracts, {s.raters} raters, {s.steps} steps, {s.screenshots} screenshots"
     )
 

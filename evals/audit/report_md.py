@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 
+def _n(k: int, noun: str) -> str:
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def _pct(x: float | None, digits: int = 1) -> str:
     return "–" if x is None else f"{100 * x:.{digits}f}%"
 
@@ -28,8 +32,9 @@ def to_markdown(rep: dict[str, Any]) -> str:
     lines = [
         "# Blinded paired audit (WebRider Appendix G)",
         "",
-        f"Study `{st['path']}`: {st['pairs']} pairs ({st['anchors']} shared anchors, "
-        f"{st['pairs'] - st['anchors']} coverage pairs), {len(rep['raters'])} rater places.",
+        f"Study `{st['path']}`: {_n(st['pairs'], 'pair')} ({_n(st['anchors'], 'shared anchor')}, "
+        f"{_n(st['pairs'] - st['anchors'], 'coverage pair')}), "
+        f"{_n(len(rep['raters']), 'rater place')}.",
         f"Arm A = `{a['name']}` ({a['path']}); arm B = `{b['name']}` ({b['path']}).",
         "",
         "## Human-study outcome (Table 31)",
@@ -89,9 +94,9 @@ def to_markdown(rep: dict[str, Any]) -> str:
 def _agreement(ag: dict[str, Any]) -> str:
     return (
         f"Fleiss' kappa over {ag['raters']} raters: step labels (yes/no/cannot-judge) "
-        f"κ_P = {_num(ag['kappa_pcs'], '.2f')} on {ag['pcs_steps']} anchor steps; pair "
+        f"κ_P = {_num(ag['kappa_pcs'], '.2f')} on {_n(ag['pcs_steps'], 'anchor step')}; pair "
         f"preferences (A/B/tie/neither/cannot-judge) κ_H = {_num(ag['kappa_hcp'], '.2f')} "
-        f"on {ag['hcp_pairs']} anchor pairs. Only items every rater labelled count."
+        f"on {_n(ag['hcp_pairs'], 'anchor pair')}. Only items every rater labelled count."
     )
 
 
