@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from pydantic import BaseModel
+from tqdm import tqdm
 
 from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
 from evals.audit.config import AuditSettings
@@ -154,7 +155,10 @@ def _fill(
     keys = list(range(1, len(members) + 1))
     rng.shuffle(keys)
     n_steps = n_shots = 0
-    for key, (p, arm) in zip(keys, members, strict=True):
+    bar = tqdm(
+        zip(keys, members, strict=True), total=len(members), desc="copying rollouts", unit="ro"
+    )
+    for key, (p, arm) in bar:
         ro = finals[arm][p.contract_id]
         steps = ro.ordered_steps()
         con.execute(

@@ -29,6 +29,7 @@ from evals.viewer.views import (
 
 HERE = Path(__file__).parent
 STATUSES = ("success", "fail", "access", "runtime", "running")
+PAGE_SIZE = 250  # rollouts per runs page: a 4,096-contract run stays quick to render
 STATIC = {"viewer.css": "text/css", "viewer.js": "text/javascript"}
 IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 
@@ -51,8 +52,13 @@ class Viewer:
         self.readers = [RunReader(d, n) for d, n in zip(run_dirs, run_names(run_dirs), strict=True)]
         self.contracts: list[dict[str, IntentContract]] = []
         self.contract_errors: list[str] = []
-        for d in run_dirs:
-            index, errors = load_contract_index([*(contract_files or []), *contract_files_for(d)])
+        self._summaries: dict[int, dict[str, tuple[tuple[int, int], RolloutSummary]]] = {}
+        found = [contract_files_for(d) for d in run_dirs]
+        for own in found:
+            # A run's own contract file first, then the others' (a live eval's candidate run
+            # has none of its own but shares the reference run's contracts).
+            files = [*(contract_files or []), *own, *(f for fs in found for f in fs)]
+            index, errors = load_contract_index(list(dict.fromkeys(files)))
             self.contracts.append(index)
             self.contract_errors += [e for e in errors if e not in self.contract_errors]
 
@@ -72,8 +78,16 @@ class Viewer:
         return sorted(names)
 
     def summaries(self, run: int) -> list[RolloutSummary]:
+        """Every rollout's summary, recomputed only for rollouts that changed since."""
         r = self.reader(run)
-        out = [summarize(run, ro) for ro in r.rollouts.values()]
+        cache = self._summaries.setdefault(run, {})
+        out = []
+        for rid, ro in r.rollouts.items():
+            key = (r.generation, ro.version)
+            hit = cache.get(rid)
+            if hit is None or hit[0] != key:
+                hit = cache[rid] = (key, summarize(run, ro))
+            out.append(hit[1])
         return sorted(out, key=lambda s: (s.contract_id, s.attempt))
 
     def final_by_contract(self, run: int) -> dict[str, RolloutSummary]:
@@ -129,7 +143,11 @@ def create_app(run_dirs: list[Path], contract_files: list[Path] | None = None) -
         return templates.TemplateResponse(request, name, ctx)
 
     @app.get("/", response_class=HTMLResponse)
-    def runs(request: Request, status: str = "", q: str = "", run: int | None = None) -> Any:
+    def runs(
+        request: Request, status: str = "", q: str = "", run: str = "", page_no: int = 1
+    ) -> Any:
+        # The filter form sends run="" for "all runs", so the run index arrives as text.
+        run_i = int(run) if run.isdigit() else None
         cards, rows = [], []
         for i, reader in enumerate(viewer.readers):
             summaries = viewer.summaries(i)
@@ -145,7 +163,7 @@ def create_app(run_dirs: list[Path], contract_files: list[Path] | None = None) -
                     "pending": sum(reader.pending.values()),
                 }
             )
-            if run is not None and run != i:
+            if run_i is not None and run_i != i:
                 continue
             rows += [
                 s
@@ -153,14 +171,21 @@ def create_app(run_dirs: list[Path], contract_files: list[Path] | None = None) -
                 if (not status or s.status == status)
                 and (not q or q.lower() in f"{s.rollout_id} {s.task} {s.persona}".lower())
             ]
+        pages = max(1, -(-len(rows) // PAGE_SIZE))
+        page_no = min(max(1, page_no), pages)
+        start = (page_no - 1) * PAGE_SIZE
         return page(
             request,
             "runs.html",
             cards=cards,
-            rows=rows,
+            rows=rows[start : start + PAGE_SIZE],
+            total=len(rows),
+            first=start + 1,
+            page_no=page_no,
+            pages=pages,
             status=status,
             q=q,
-            run=run,
+            run=run_i,
             statuses=STATUSES,
             contract_errors=viewer.contract_errors,
         )

@@ -44,6 +44,7 @@ class RolloutData:
     steps: dict[int, StepRow] = field(default_factory=dict)
     outcome: RolloutOutcome | None = None
     errors: list[TraceError] = field(default_factory=list)
+    version: int = 0  # bumped on every row read for it, so summaries can be cached
 
     def ordered_steps(self) -> list[StepRow]:
         return [self.steps[i] for i in sorted(self.steps)]
@@ -88,6 +89,7 @@ class RunReader:
         self.pending: dict[str, int] = {}  # trace file -> bytes of a line still being written
         self._files: dict[Path, _FileState] = {}
         self._lock = threading.Lock()
+        self.generation = 0  # bumped when everything is read again from the start
 
     def manifest(self) -> dict[str, Any] | None:
         path = self.run_dir / MANIFEST
@@ -104,6 +106,7 @@ class RunReader:
 
     def _reset(self) -> None:
         self.rollouts, self.errors, self.pending, self._files = {}, [], {}, {}
+        self.generation += 1
 
     def _refresh(self) -> None:
         traces = self.run_dir / TRACES_DIR
@@ -178,7 +181,9 @@ class RunReader:
     def _rollout(self, rid: str) -> RolloutData:
         if rid not in self.rollouts:
             self.rollouts[rid] = RolloutData(rollout_id=rid)
-        return self.rollouts[rid]
+        ro = self.rollouts[rid]
+        ro.version += 1
+        return ro
 
     def events(self, rollout_id: str) -> tuple[dict[int, list[dict[str, Any]]], list[TraceError]]:
         """Browser events per step index, and any line that could not be read."""

@@ -27,6 +27,7 @@ class RolloutSummary(BaseModel):
     status: str = Field(description="success | fail | access | runtime | running")
     terminal: str = ""
     gates: dict[str, bool] | None = None
+    gate_reasons: list[str] = Field(default_factory=list)
     cgs: bool | None = None
     access_failure: str | None = None
     runtime_failure: str | None = None
@@ -72,6 +73,8 @@ def summarize(run: int, ro: RolloutData) -> RolloutSummary:
         status=status,
         terminal=o.terminal,
         gates=_gates(o.gates),
+        # Gate scorers may say why a gate failed (a `reasons` list); shown when present.
+        gate_reasons=[str(r) for r in getattr(o.gates, "reasons", None) or []],
         cgs=o.gates.cgs if o.gates else None,
         access_failure=o.access_failure.value if o.access_failure else None,
         runtime_failure=o.runtime_failure,

@@ -98,3 +98,33 @@ def test_filters_by_outcome_and_text(status: str) -> None:
     client = TestClient(create_app([FIXTURE / "teacher", FIXTURE / "perturbed"]))
     text = client.get(f"/?status={status}&q=checkboxes").text
     assert re.findall(r'<tr class="row-(\w+)">', text) == [status]
+
+
+def test_the_filter_form_for_all_runs_and_paging(
+    runs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evals.viewer import app as viewer_app
+
+    monkeypatch.setattr(viewer_app, "PAGE_SIZE", 2)
+    client = TestClient(create_app([runs / "teacher", runs / "perturbed"]))
+    first = client.get("/?run=&status=&q=")  # what the form sends for "all"
+    assert first.status_code == 200 and "6 rollouts, showing 1–2" in first.text
+    last = client.get("/?run=&status=&q=&page_no=3")
+    assert "showing 5–6" in last.text and "page 3 of 3" in last.text
+    assert len(re.findall(r'<tr class="row-', last.text)) == 2
+
+
+def test_pages_follow_a_run_that_is_still_writing(runs: Path) -> None:
+    run = runs / "teacher"
+    trace = run / TRACE
+    rows = trace.read_text().splitlines(keepends=True)
+    steps = [ln for ln in rows if '"kind":"step"' in ln and "click-button" in ln]
+    done = [ln for ln in rows if '"kind":"outcome"' in ln and "click-button" in ln]
+    trace.write_text("".join(ln for ln in rows if "click-button" not in ln))
+    client = TestClient(create_app([run]))
+    assert "click-button" not in client.get("/").text
+    append(trace, "".join(steps))
+    assert 'class="row-running"' in client.get("/").text
+    append(trace, "".join(done))
+    page = client.get("/").text
+    assert 'class="row-running"' not in page and page.count('class="row-success"') == 3
