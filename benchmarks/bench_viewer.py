@@ -131,7 +131,7 @@ def main() -> None:
             "runs page (first 250 of all rollouts)": "/",
             "runs page, filtered to failures": "/?status=fail",
             "rollout page": f"/run/0/rollout/{rid}",
-            "compare index (every shared contract)": "/compare?a=0&b=1",
+            "compare index (first 250 shared contracts)": "/compare?a=0&b=1",
             "compare page": f"/compare/view?a=0&b=1&contract={rid.rsplit('@', 1)[0]}",
         }
         for u in pages.values():

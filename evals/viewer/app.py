@@ -205,12 +205,20 @@ def create_app(run_dirs: list[Path], contract_files: list[Path] | None = None) -
         return FileResponse(path, media_type=IMAGE_TYPES[path.suffix.lower()])
 
     @app.get("/compare", response_class=HTMLResponse)
-    def compare_index(request: Request, a: int = 0, b: int = 1) -> Any:
+    def compare_index(
+        request: Request, a: int = 0, b: int = 1, differ: bool = False, page_no: int = 1
+    ) -> Any:
         if len(viewer.readers) < 2:
             return page(request, "compare_index.html", a=a, b=b, rows=[], single=True)
         fa, fb = viewer.final_by_contract(a), viewer.final_by_contract(b)
+        shared = sorted(fa.keys() & fb.keys())
+        if differ:
+            shared = [c for c in shared if fa[c].status != fb[c].status]
+        pages = max(1, -(-len(shared) // PAGE_SIZE))
+        page_no = min(max(1, page_no), pages)
+        start = (page_no - 1) * PAGE_SIZE
         rows = []
-        for cid in sorted(fa.keys() & fb.keys()):
+        for cid in shared[start : start + PAGE_SIZE]:  # divergence only for the rows shown
             sa, sb = fa[cid], fb[cid]
             steps_a = viewer.readers[a].rollouts[sa.rollout_id].ordered_steps()
             steps_b = viewer.readers[b].rollouts[sb.rollout_id].ordered_steps()
@@ -222,7 +230,19 @@ def create_app(run_dirs: list[Path], contract_files: list[Path] | None = None) -
                     "diverge": first_divergence(steps_a, steps_b),
                 }
             )
-        return page(request, "compare_index.html", a=a, b=b, rows=rows, single=False)
+        return page(
+            request,
+            "compare_index.html",
+            a=a,
+            b=b,
+            rows=rows,
+            single=False,
+            total=len(shared),
+            first=start + 1,
+            page_no=page_no,
+            pages=pages,
+            differ=differ,
+        )
 
     @app.get("/compare/view", response_class=HTMLResponse)
     def compare(request: Request, contract: str, a: int = 0, b: int = 1) -> Any:

@@ -74,6 +74,8 @@ def test_pages_show_gates_labels_and_errors_where_they_belong(runs: Path) -> Non
 
         index = get("/compare?a=0&b=1")
         assert "step 0</span>" in index.text and index.text.count("same actions") == 2
+        differ = get("/compare?a=0&b=1&differ=true")
+        assert "1 contract" in differ.text and "same actions" not in differ.text
         cmp = get("/compare/view?a=0&b=1&contract=miniwob/click-checkboxes/101")
         assert 'id="row-0" data-row="0" class="diverge"' in cmp.text
         # Rows align by step index: the teacher ended after step 3, the broken step 2 is a gap.
