@@ -26,12 +26,12 @@ def create(
         typer.Option(help="Run folders of arm A and arm B (same contracts), e.g. student teacher."),
     ],
     out: Annotated[Path, typer.Option(help="New study database (never overwritten).")],
-    pairs: Annotated[int | None, typer.Option(min=1, help="Pairs in all [audit.yaml: 80].")] = None,
+    pairs: Annotated[int | None, typer.Option(min=1, help="Pairs in all (audit.yaml: 80).")] = None,
     anchors: Annotated[
-        int | None, typer.Option(min=0, help="Pairs every rater labels [audit.yaml: 20].")
+        int | None, typer.Option(min=0, help="Pairs every rater labels (audit.yaml: 20).")
     ] = None,
-    raters: Annotated[int | None, typer.Option(min=2, help="Rater places [audit.yaml: 6].")] = None,
-    seed: Annotated[int | None, typer.Option(help="Design seed [audit.yaml].")] = None,
+    raters: Annotated[int | None, typer.Option(min=2, help="Rater places (audit.yaml: 6).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Design seed (audit.yaml: 20260612).")] = None,
     contracts: Annotated[
         list[Path] | None,
         typer.Option(help="Contract file(s) for the full contract text; repeatable."),
