@@ -1,0 +1,87 @@
+"""The local search and maps provider over every contract site's data (WebRider Appendix H,
+"Search and Maps grounding"): what `search` and `maps` actions reach when nothing is online.
+
+Ranking is plain IDF-weighted word overlap over each item's title, category and listing facts;
+results link to the item pages on their own sites. The maps page lists directory places with
+the distances and walking times their map entries hold, for the neighbourhood asked about.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+
+from agent_runtime.envs.sites.model import World
+from agent_runtime.envs.webapp import make_templates
+
+PAGE_SIZE = 6
+TEMPLATES = Path(__file__).parent / "templates"
+_STOP = frozenset("a an the and or for of to in on at with by is it my what does do that this from".split())
+
+
+def words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", text.lower()) if w not in _STOP]
+
+
+class Index:
+    def __init__(self, docs: list[dict[str, Any]]) -> None:
+        self.docs = docs
+        self.terms = [set(words(d["text"])) for d in docs]
+        df = Counter(t for ts in self.terms for t in ts)
+        self.idf = {t: math.log(1 + len(docs) / n) for t, n in df.items()}
+
+    def rank(self, query: str) -> list[dict[str, Any]]:
+        q = set(words(query))
+        scored = [(sum(self.idf.get(t, 0.0) for t in q & ts), i) for i, ts in enumerate(self.terms)]
+        return [self.docs[i] for s, i in sorted(scored, key=lambda p: (-p[0], p[1])) if s > 0]
+
+
+def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
+    app = FastAPI(title="Local search", docs_url=None, redoc_url=None, openapi_url=None)
+    templates = make_templates(TEMPLATES)
+    docs = []
+    for name, site in world.sites.items():
+        for it in site.items:
+            snippet = " · ".join(f"{f}: {it.facts[f]}" for f in it.snippet)
+            docs.append({"title": it.title, "url": f"{site_urls[name]}/item/{it.id}", "site": site.title,
+                         "category": it.category, "snippet": snippet,
+                         "text": f"{it.title} {it.category} {' '.join(it.facts.values())} {site.title}"})
+    index = Index(docs)
+    places = [(it, world.sites["directory"].page(it.related["map"]))
+              for it in world.sites["directory"].items] if "directory" in world.sites else []
+    map_index = Index([{"i": i, "text": f"{it.title} {it.category} {it.facts.get('Neighborhood', '')}"}
+                       for i, (it, _) in enumerate(places)])
+    dir_url = site_urls.get("directory", "")
+
+    @app.get("/", response_class=HTMLResponse)
+    def home(request: Request) -> Response:
+        return templates.TemplateResponse(request, "search.html", {"site_title": "Local search", "q": "",
+                                                                   "rows": [], "page": 1, "pages": 1, "n": 0})
+
+    @app.get("/search", response_class=HTMLResponse)
+    def search(request: Request, q: str = "", page: int = 1) -> Response:
+        hits = index.rank(q)
+        pages = max(1, math.ceil(len(hits) / PAGE_SIZE))
+        page = min(max(page, 1), pages)
+        rows = hits[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+        return templates.TemplateResponse(request, "search.html", {
+            "site_title": "Local search", "q": q, "rows": rows, "page": page, "pages": pages, "n": len(hits)})
+
+    @app.get("/maps", response_class=HTMLResponse)
+    def maps(request: Request, q: str = "", near: str = "") -> Response:
+        hits = [places[d["i"]] for d in map_index.rank(q)][:4]
+        rows = []
+        for it, mp in hits:
+            facts = {k: v for k, v in (mp.facts.items() if mp else []) if not near or k.endswith(near)}
+            rows.append({"title": it.title, "url": f"{dir_url}/item/{it.id}",
+                         "address": it.facts.get("Address", ""), "facts": facts})
+        return templates.TemplateResponse(request, "maps.html", {
+            "site_title": "Local maps", "q": q, "near": near, "rows": rows})
+
+    return app
