@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 from agent_runtime.contracts.history import RecentHistory
 from agent_runtime.contracts.intent import Inspect, IntentContract
@@ -273,6 +273,13 @@ class ContractTop:
         if not self.entered:
             return self._enter(obs)
         if self.results_url and obs.url != self.results_url and self.backs < MAX_BACKS:
+            here = urlparse(obs.url).path
+            if self.backs == 0 and (here.startswith("/p/") or here == "/maps"):
+                q = parse_qs(urlparse(self.results_url).query)
+                if urlparse(self.results_url).path == "/search" and "page" not in q and q.get("q"):
+                    # Two pages deep: asking the search provider again is one step, not two.
+                    self.backs += 1
+                    return self._browse(Command("search", payload=q["q"][0]), "Back to the results.")
             return self._back("Back to the results list.")
         self.exhausted = True
         decision = self._decide(obs)
@@ -301,6 +308,9 @@ class ContractTop:
             self.sorted = True
             return self._browse(Command("click", Target("Lowest price first", "link")), "Sort by price.")
         visible = {el.text for el in obs.labels if el.role == "link"}
+        if c.location:
+            # Locality first: candidates whose listing names the task's place come first.
+            results = sorted(results, key=lambda r: c.location not in " ".join(r.facts.values()))
         for r in results:
             if r.title in self.clicked or r.title in self.screened_out:
                 continue

@@ -21,12 +21,15 @@ from agent_runtime.envs.sites.model import World
 from agent_runtime.envs.webapp import make_templates
 
 PAGE_SIZE = 6
+RELEVANCE_CUT = 0.6
 TEMPLATES = Path(__file__).parent / "templates"
 _STOP = frozenset("a an the and or for of to in on at with by is it my what does do that this from".split())
 
 
 def words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", text.lower()) if w not in _STOP]
+    # Plural folding is the only stemming: "repairs" finds "Bike repair".
+    out = re.findall(r"[a-z0-9]+(?:\.[0-9]+)?", text.lower())
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in out if w not in _STOP]
 
 
 class Index:
@@ -39,7 +42,10 @@ class Index:
     def rank(self, query: str) -> list[dict[str, Any]]:
         q = set(words(query))
         scored = [(sum(self.idf.get(t, 0.0) for t in q & ts), i) for i, ts in enumerate(self.terms)]
-        return [self.docs[i] for s, i in sorted(scored, key=lambda p: (-p[0], p[1])) if s > 0]
+        top = max((s for s, _ in scored), default=0.0)
+        # Results far below the best match are noise a real engine would not list.
+        keep = [(s, i) for s, i in scored if s > 0 and s >= RELEVANCE_CUT * top]
+        return [self.docs[i] for s, i in sorted(keep, key=lambda p: (-p[0], p[1]))]
 
 
 def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:

@@ -58,7 +58,7 @@ class DocsBuilder:
     def article(self, category: str, product: str, code: str, fw: str, fix: str, wall: Any = None) -> Any:
         rng = self.rng
         title = self.cat.unique_title(
-            lambda: f"{product}: error {code} {rng.choice(['after update', 'on start-up', 'when connecting', 'keeps returning'])}"
+            lambda: f"{product} — error {code} {rng.choice(['after update', 'on start-up', 'when connecting', 'keeps returning'])}"
             + ("" if rng.random() < 0.5 else f" ({rng.randint(2, 9)})")
         )
         facts = {
