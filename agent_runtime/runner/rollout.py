@@ -126,7 +126,13 @@ def run_rollout(
                     screenshot_png=png,
                 )
             )
-            compiled = compile_action(out.raw, obs, history, geographic=contract.geographic)
+            compiled = compile_action(
+                out.raw,
+                obs,
+                history,
+                geographic=contract.geographic,
+                allow_sensitive=None if contract.env.kind == "miniwob" else contract.allow_sensitive,
+            )
             row = StepRow(
                 **base,
                 middle_raw=out.raw,
