@@ -6,53 +6,29 @@ pages show: results lists, "Label: value" facts, the search and maps providers. 
 changes the route the way Table 15's criteria say (explorers compare two candidates, trust-first
 opens the seller page, speed stops at the first sufficient candidate, uncertainty-averse asks when
 a blocker stays open, the privacy guardian never signs in or types personal data), and it
-withholds the answer until every evidence obligation is covered.
+withholds the answer until every evidence obligation is covered for the item it recommends.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlparse
 
 from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.intent import Inspect, IntentContract
+from agent_runtime.contracts.intent import IntentContract
 from agent_runtime.contracts.observation import Observation
 from agent_runtime.contracts.top_state import EvidenceItem, TopState
 from agent_runtime.top.commands import Command, Target, quoted_strings
-from agent_runtime.top.page_reading import facts_in, item_no, map_blocks, results_in
+from agent_runtime.top.contract_reading import Candidate, check, number, overlap, shares_entity
+from agent_runtime.top.page_reading import Result, facts_in, item_no, map_blocks, results_in
 
 DISMISS = ("No thanks", "Close", "Dismiss")
 BROWSE_PERSONAS = {"accessibility_seeker", "convenience_novice", "deal_hunter", "budget_optimizer"}
 PRICE_SORT_PERSONAS = {"deal_hunter", "budget_optimizer"}
+# A site sort that orders results by a compare task's criterion, so the first valid one is best.
+CRITERION_SORTS = {("Rating", "argmax"): "Highest rated first", ("Price", "argmin"): "Lowest price first"}
 MAX_BACKS = 4
-_NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-
-
-def _number(text: str) -> float | None:
-    m = _NUM.search(text or "")
-    return float(m.group(0).replace(",", "")) if m else None
-
-
-def check(ins: Inspect, shown: str) -> bool:
-    if ins.op == "eq":
-        return shown.strip().casefold() == str(ins.value).strip().casefold()
-    if ins.op == "contains":
-        return str(ins.value).casefold() in shown.casefold()
-    n = _number(shown)
-    if n is None or ins.value is None:
-        return False
-    return n <= float(ins.value) if ins.op == "max" else n >= float(ins.value)
-
-
-@dataclass
-class Candidate:
-    id: str
-    title: str
-    pages: dict[str, dict[str, str]] = field(default_factory=dict)
-    status: str = "open"  # open | accepted | rejected
-    why: str = ""
 
 
 class ContractTop:
@@ -60,10 +36,6 @@ class ContractTop:
 
     name = "contract"
 
-    def __init__(self) -> None:
-        self.contract: IntentContract | None = None
-
-    # -- protocol ------------------------------------------------------------------------
     def start(self, contract: IntentContract, goal: str) -> None:
         c = self.contract = contract
         self.goal = goal
@@ -71,121 +43,123 @@ class ContractTop:
         self.t = 0
         self.site_title = ""
         self.results_url = ""
-        self.entered = False
-        self.sorted = False
-        self.exhausted = False
+        self.return_cmd: Command | None = None  # one step back to results page 1
+        self.category_cmd: Command | None = None
+        self.entered = self.sorted = self.exhausted = self.by_criterion = self.maps_entry = False
         self.backs = 0
         self.cands: dict[str, Candidate] = {}
         self.by_title: dict[str, str] = {}
+        self.map_facts: dict[str, dict[str, str]] = {}
+        # Maps pages seen, by query: (places listed, farthest distance listed).
+        self.maps_seen: dict[str, tuple[int, float]] = {}
+        self.related: dict[str, list[dict[str, str]]] = {}
         self.clicked: set[str] = set()
         self.screened_out: set[str] = set()
         self.current: str | None = None
         self.ledger: list[EvidenceItem] = []
         self.ask_reason = ""
         self.subject = next(iter(quoted_strings(c.request)), None)
-        self.attrs = [h.inspect for h in c.hard_constraints if h.inspect and h.inspect.kind == "item_attr"]
-        self.best = next((h.inspect for h in c.hard_constraints if h.inspect and h.inspect.kind == "item_best"), None)
-        need = 1
-        if any(o.min_items > 1 for o in c.evidence_obligations) or c.answer_schema.min_alternatives:
-            need = 2
-        self.need = need
+        hard = [h.inspect for h in c.hard_constraints if h.inspect]
+        self.attrs = [i for i in hard if i.kind == "item_attr"]
+        self.best = next((i for i in hard if i.kind == "item_best"), None)
+        self.need = 2 if (any(o.min_items > 1 for o in c.evidence_obligations)
+                          or c.answer_schema.min_alternatives) else 1
         self.via = {o.page: o.via for o in c.evidence_obligations if o.page and o.via}
         self.via.update({b.page: b.via for b in c.blocker_checks if b.via})
+        self.sort_link = CRITERION_SORTS.get((self.best.field, self.best.op)) if self.best else None
 
     def step(self, obs: Observation, history: RecentHistory) -> TopState:
-        c = self.contract
-        assert c is not None
         self.t += 1
         if self.t == 1:
             self.site_title = obs.title
         if obs.access_signal is not None:
-            return self._state("block", f"External access interruption ({obs.access_signal.value}); never bypassed.",
-                               blockers=[f"external_access:{obs.access_signal.value}"])
+            sig = obs.access_signal.value
+            return self._state("block", f"External access interruption ({sig}); never bypassed.",
+                               blockers=[f"external_access:{sig}"])
         dismiss = next((el.text for el in obs.labels if el.role == "button" and el.text in DISMISS), None)
         if dismiss:
             return self._browse(Command("click", Target(dismiss, "button")), "Dismiss the pop-up first.")
         self._read(obs)
-        decision = self._decide(obs)
-        if decision is not None:
-            return decision
-        return self._navigate(obs)
+        return self._decide() or self._navigate(obs)
 
-    # -- reading ---------------------------------------------------------------------------
+    # -- reading -----------------------------------------------------------------------------
     def _read(self, obs: Observation) -> None:
         path = urlparse(obs.url).path
         text = obs.page_text
         if path.startswith("/item/") and (iid := item_no(text)):
-            title = text.splitlines()[0].strip() if text else iid
-            facts = facts_in(text)
-            cand = self.cands.setdefault(iid, Candidate(iid, self._title_of(obs, iid)))
-            cand.pages["item"] = facts
-            self.by_title[cand.title] = iid
+            title = obs.title.rsplit(" - ", 1)[0] if " - " in obs.title else iid
+            cand = self.cands.setdefault(iid, Candidate(iid, title))
+            cand.pages["item"] = facts_in(text)
+            if title in self.map_facts:
+                cand.pages.setdefault("map", self.map_facts[title])
+            for kind, seen in self.related.items():
+                hit = next((f for f in seen if shares_entity(f, cand.pages["item"])), None)
+                if hit is not None:  # the same seller (or product) page, seen for another item
+                    cand.pages.setdefault(kind, hit)
+            self.by_title[title] = iid
             self.current = iid
-            del title
         elif path.startswith("/p/") and self.current:
             kind = path.split("/")[2]
-            self.cands[self.current].pages[kind] = facts_in(text)
+            facts = facts_in(text)
+            self.cands[self.current].pages[kind] = facts
+            self.related.setdefault(kind, []).append(facts)
         elif path == "/maps":
-            titles = [cd.title for cd in self.cands.values()]
-            for t, facts in map_blocks(text, titles).items():
+            listed = results_in(text)
+            for r in listed:
+                self.map_facts[r.title] = r.facts
+            q = parse_qs(urlparse(obs.url).query)
+            near = (q.get("near") or [""])[0]
+            far = [number(r.facts.get(f"Distance from {near}", "")) or 0.0 for r in listed]
+            what = (q.get("q") or [""])[0].removesuffix(f" {near}")
+            self.maps_seen[what] = (len(listed), max(far, default=0.0))
+            for t, facts in map_blocks(text, list(self.by_title)).items():
                 self.cands[self.by_title[t]].pages["map"] = facts
+
         self._record_evidence(obs)
 
-    def _title_of(self, obs: Observation, iid: str) -> str:
-        heading = next((el.text for el in obs.labels if el.role == "heading"), None)
-        if heading:
-            return heading
-        return obs.title.rsplit(" - ", 1)[0] if " - " in obs.title else iid
-
     def _record_evidence(self, obs: Observation) -> None:
-        if self.current is None:
+        cand = self.cands.get(self.current) if self.current else None
+        if cand is None:
             return
-        cand = self.cands[self.current]
-        done = {e.obligation_id for e in self.ledger}
-        for o in self.contract.evidence_obligations if self.contract else []:
-            if o.id in done or o.fact is None:
-                continue
-            value = cand.pages.get(o.page or "item", {}).get(o.fact)
-            if value is not None:
+        done = {(e.obligation_id, e.excerpt.split(" ", 1)[0]) for e in self.ledger}
+        for o in self.contract.evidence_obligations:
+            value = cand.pages.get(o.page or "item", {}).get(o.fact or "")
+            if o.fact and value is not None and (o.id, cand.id) not in done:
                 self.ledger.append(EvidenceItem(obligation_id=o.id, step_index=self.t - 1, url=obs.url,
                                                 excerpt=f"{cand.id} {o.fact}: {value}"))
 
-    # -- judging a candidate -----------------------------------------------------------------
+    # -- judging -----------------------------------------------------------------------------
     def _needed_pages(self) -> list[str]:
         c = self.contract
-        assert c is not None
-        pages = [i.page for i in self.attrs] + [o.page or "item" for o in c.evidence_obligations]
-        pages += [b.page for b in c.blocker_checks]
-        if self.best is not None:
-            pages.append(self.best.page)
-        if self.subject:
-            pages = [o.page or "item" for o in c.evidence_obligations] + ["item"]
+        pages = [o.page or "item" for o in c.evidence_obligations] + ["item"]
+        if self.subject is None:
+            pages += [i.page for i in self.attrs] + [b.page for b in c.blocker_checks]
+            pages += [self.best.page] if self.best else []
         return list(dict.fromkeys(pages))
 
     def _judge(self, cand: Candidate) -> str | None:
-        """'rejected', 'accepted', 'ask', or None while pages are still missing."""
-        c = self.contract
-        assert c is not None
+        """'rejected', 'accepted', 'ask', or None while a needed page is still unseen."""
         if self.subject is None:
             for ins in self.attrs:
-                shown = cand.pages.get(ins.page, {}).get(ins.field or "")
-                if shown is not None and not check(ins, shown):
-                    cand.why = f"{ins.field} is {shown}"
+                if ins.page not in cand.pages:
+                    continue
+                shown = cand.pages[ins.page].get(ins.field or "")
+                if shown is None or not check(ins, shown):  # unshown cannot be verified
+                    cand.why = f"{ins.field} is {shown or 'not shown'}"
                     return "rejected"
-            for b in c.blocker_checks:
+            for b in self.contract.blocker_checks:
                 shown = cand.pages.get(b.page, {}).get(b.fact)
                 if shown is not None and shown in b.open_values:
                     if self.persona == "uncertainty_averse":
                         self.ask_reason = f"{b.text} ({b.fact}: {shown})"
                         return "ask"
-                    cand.why = f"{b.text}"
+                    cand.why = b.text
                     return "rejected"
         if any(p not in cand.pages for p in self._needed_pages()):
             return None
         return "accepted"
 
-    # -- deciding ------------------------------------------------------------------------
-    def _decide(self, obs: Observation) -> TopState | None:
+    def _decide(self) -> TopState | None:
         cur = self.cands.get(self.current) if self.current else None
         if cur is not None and cur.status == "open":
             verdict = self._judge(cur)
@@ -195,131 +169,140 @@ class ContractTop:
             if verdict in ("accepted", "rejected"):
                 cur.status = verdict
         accepted = [cd for cd in self.cands.values() if cd.status == "accepted"]
-        if self.subject is not None:
-            if accepted:
-                return self._answer(accepted[0], [])
+        if not accepted:
             return None
-        enough = len(accepted) >= self.need and (self.best is None or self.exhausted)
-        if accepted and (enough or self.exhausted):
-            if self.best is not None:
-                accepted.sort(key=lambda cd: _number(cd.pages.get(self.best.page, {}).get(self.best.field or "", "")) or 0.0,
-                              reverse=self.best.op == "argmax")
+        if self.subject is not None:
+            return self._answer(accepted[0], [])
+        settled = self.best is None or self.exhausted or self.by_criterion
+        if (len(accepted) >= self.need and settled) or self.exhausted:
+            if self.best is not None and not self.by_criterion:
+                b = self.best
+                accepted.sort(key=lambda cd: number(cd.pages.get(b.page, {}).get(b.field or "", "")) or 0.0,
+                              reverse=b.op == "argmax")
             return self._answer(accepted[0], accepted[1:])
-        if self.exhausted and (cur is None or cur.status != "open"):
-            return self._state("stop", "No candidate satisfies every hard constraint.", blockers=["no_valid_candidate"])
         return None
 
-    def _answer(self, chosen: Candidate, others: list[Candidate]) -> TopState:
+    def _answer(self, chosen: Candidate, others: list[Candidate]) -> TopState | None:
         c = self.contract
-        assert c is not None
-        missing = self._missing()
-        if missing:  # never answer before every obligation is covered
-            return None  # type: ignore[return-value]
-        support = [f"{o.fact}: {chosen.pages.get(o.page or 'item', {}).get(o.fact or '', '')}"
+        if self._missing(chosen):  # never answer before every obligation is covered
+            return None
+        support = [f"{o.fact}: {chosen.pages.get(o.page or 'item', {}).get(o.fact, '')}"
                    for o in c.evidence_obligations if o.fact]
         form: dict[str, object] = {"selection": chosen.id, "support": support or [chosen.title]}
         fields = c.answer_schema.fields
         if "value" in fields and c.answer_schema.value_fact:
-            page = next((o.page or "item" for o in c.evidence_obligations if o.fact == c.answer_schema.value_fact), "item")
-            form["value"] = chosen.pages.get(page, {}).get(c.answer_schema.value_fact, "")
+            vf = c.answer_schema.value_fact
+            page = next((o.page or "item" for o in c.evidence_obligations if o.fact == vf), "item")
+            form["value"] = chosen.pages.get(page, {}).get(vf, "")
         if "verdict" in fields:
             ok = all(check(h.inspect, chosen.pages.get(h.inspect.page, {}).get(h.inspect.field or "", "\0"))
                      for h in c.claims if h.inspect)
             form["verdict"] = "yes" if ok else "no"
         if "caveat" in fields:
-            form["caveat"] = "Preferences not verified: " + "; ".join(c.soft_preferences) if c.soft_preferences else "none"
+            prefs = "; ".join(c.soft_preferences)
+            form["caveat"] = f"Preferences not verified: {prefs}" if prefs else "none"
         if "alternatives" in fields:
             form["alternatives"] = [o.id for o in others]
         return self._state("answer", "Every evidence obligation is covered.", answer=json.dumps(form))
 
-    def _missing(self) -> list[str]:
-        c = self.contract
-        assert c is not None
-        done = {e.obligation_id for e in self.ledger}
-        seen_items = len([cd for cd in self.cands.values() if "item" in cd.pages])
+    def _missing(self, chosen: Candidate | None = None) -> list[str]:
+        chosen = chosen or (self.cands.get(self.current) if self.current else None)
+        seen_items = sum(1 for cd in self.cands.values() if "item" in cd.pages)
         out = []
-        for o in c.evidence_obligations:
+        for o in self.contract.evidence_obligations:
             if o.min_items > 1:
-                if seen_items < o.min_items:
-                    out.append(o.id)
-            elif o.id not in done:
+                ok = seen_items >= o.min_items
+            else:
+                ok = chosen is not None and (o.fact or "") in chosen.pages.get(o.page or "item", {})
+            if not ok:
                 out.append(o.id)
         return out
 
-    # -- navigating ------------------------------------------------------------------------
+    # -- navigating ----------------------------------------------------------------------------
     def _navigate(self, obs: Observation) -> TopState:
         c = self.contract
-        assert c is not None
         path = urlparse(obs.url).path
         cur = self.cands.get(self.current) if self.current else None
         if cur is not None and cur.status == "open":
             for page in self._needed_pages():
                 if page in cur.pages:
                     continue
-                if page == "map":
-                    return self._browse(Command("maps", payload=cur.title, near=c.location),
+                if page == "map" and c.geographic:
+                    # One map of the category near the place covers this and later candidates.
+                    what = cur.pages.get("item", {}).get("Category", cur.title)
+                    if what in self.maps_seen:
+                        if self._beyond_map(what) or cur.title in self.maps_seen:
+                            cur.pages["map"] = {}  # not on the map, or farther than it reaches
+                            continue
+                        what = cur.title  # the category map stopped short: ask for this place
+                    return self._browse(Command("maps", payload=what, near=c.location),
                                         f"Check {cur.title} on the map.")
                 if path.startswith("/item/") and (via := self.via.get(page)):
                     return self._browse(Command("click", Target(via, "link")), f"Open {via} of {cur.title}.")
                 if not path.startswith("/item/"):
                     return self._back("Return to the candidate's page.")
-            # Nothing reachable is missing any more: judge on what is known.
             cur.status = "accepted" if self._judge(cur) == "accepted" else "rejected"
-        results = results_in(obs.page_text) if path in ("/search", "/browse") or path.startswith("/c/") else []
-        if results:
-            self.results_url = obs.url
-            self.backs = 0
+            if (decision := self._decide()) is not None:
+                return decision
+        # A maps page is a results list only on the map-first route; otherwise it is a check.
+        maps_list = path == "/maps" and self.maps_entry
+        listing = path in ("/search", "/browse") or path.startswith("/c/") or maps_list
+        results = results_in(obs.page_text) if listing else []
+        if listing and (results or "Next page" in obs.page_text):
             return self._pick(obs, results)
         if not self.entered:
             return self._enter(obs)
         if self.results_url and obs.url != self.results_url and self.backs < MAX_BACKS:
-            here = urlparse(obs.url).path
-            if self.backs == 0 and (here.startswith("/p/") or here == "/maps"):
-                q = parse_qs(urlparse(self.results_url).query)
-                if urlparse(self.results_url).path == "/search" and "page" not in q and q.get("q"):
-                    # Two pages deep: asking the search provider again is one step, not two.
-                    self.backs += 1
-                    return self._browse(Command("search", payload=q["q"][0]), "Back to the results.")
+            if self.return_cmd is not None and self.backs == 0 and not path.startswith("/item/"):
+                self.backs += 1
+                return self._browse(self.return_cmd, "Back to the results.")
             return self._back("Back to the results list.")
         self.exhausted = True
-        decision = self._decide(obs)
-        return decision or self._state("stop", "Nothing left to inspect.", blockers=["no_valid_candidate"])
+        return self._decide() or self._state("stop", "Nothing left to inspect.", blockers=["no_valid_candidate"])
 
     def _enter(self, obs: Observation) -> TopState:
         c = self.contract
-        assert c is not None
         self.entered = True
+        links = [el.text for el in obs.labels if el.role == "link" and el.text]
+        category = max(links, key=lambda t: overlap(t, c.request), default=None)
+        if category is not None and overlap(category, c.request) == 0:
+            category = None
         if self.persona == "local_context_planner" and c.geographic and self.subject is None:
-            cats = [el.text for el in obs.labels if el.role == "link"]
-            what = max(cats, key=lambda t: _overlap(t, c.request), default=c.request)
-            return self._browse(Command("maps", payload=what, near=c.location), "Look for places on the map.")
-        if self.persona in BROWSE_PERSONAS and self.subject is None:
-            links = [el.text for el in obs.labels if el.role == "link" and el.text]
-            best = max(links, key=lambda t: _overlap(t, c.request), default=None)
-            if best and _overlap(best, c.request) > 0:
-                return self._browse(Command("click", Target(best, "link")), "Browse the matching category.")
-        query = self.subject or c.request
-        return self._browse(Command("search", payload=query), "Search for candidates.")
+            cmd = Command("maps", payload=category or c.request, near=c.location)
+            self.maps_entry = True
+            return self._browse(cmd, "Look for places on the map.")
+        if self.subject is None and category and (self.persona in BROWSE_PERSONAS or self.sort_link):
+            self.category_cmd = Command("click", Target(category, "link"))
+            return self._browse(self.category_cmd, "Browse the matching category.")
+        return self._browse(Command("search", payload=self.subject or c.request), "Search for candidates.")
 
-    def _pick(self, obs: Observation, results: list) -> TopState:
+    def _pick(self, obs: Observation, results: list[Result]) -> TopState:
         c = self.contract
-        assert c is not None
-        if self.persona in PRICE_SORT_PERSONAS and not self.sorted and urlparse(obs.url).path.startswith("/c/"):
-            self.sorted = True
-            return self._browse(Command("click", Target("Lowest price first", "link")), "Sort by price.")
+        path = urlparse(obs.url).path
+        query = parse_qs(urlparse(obs.url).query)
         visible = {el.text for el in obs.labels if el.role == "link"}
-        if c.location:
-            # Locality first: candidates whose listing names the task's place come first.
-            results = sorted(results, key=lambda r: c.location not in " ".join(r.facts.values()))
+        if path.startswith("/c/") and not self.sorted:
+            want = self.sort_link or ("Lowest price first" if self.persona in PRICE_SORT_PERSONAS else None)
+            if want and want in obs.page_text:
+                self.sorted = True
+                self.by_criterion = want == self.sort_link
+                return self._browse(Command("click", Target(want, "link")), f"Sort: {want}.")
+        self.results_url = obs.url
+        self.backs = 0
+        if "page" not in query and "sort" not in query:
+            self.return_cmd = (Command("search", payload=query["q"][0]) if path == "/search" and query.get("q")
+                               else self.category_cmd if path.startswith("/c/") else None)
+        else:
+            self.return_cmd = None
         for r in results:
             if r.title in self.clicked or r.title in self.screened_out:
                 continue
             if r.source and self.site_title and not r.source.startswith(self.site_title):
                 continue
-            if self.subject is not None and r.title != self.subject:
-                continue
-            bad = next((i for i in self.attrs if i.page == "item" and i.field in r.facts and not check(i, r.facts[i.field])), None)
-            if bad is not None and self.subject is None:
+            if self.subject is not None:
+                if r.title != self.subject:
+                    continue
+            elif self._screen_out(r):
                 self.screened_out.add(r.title)
                 continue
             if r.title not in visible:
@@ -327,24 +310,64 @@ class ContractTop:
             self.clicked.add(r.title)
             self.current = None
             return self._browse(Command("click", Target(r.title, "link")), f"Inspect {r.title}.")
-        if "Next page" in visible:
-            return self._browse(Command("click", Target("Next page", "link")), "Look at the next page of results.")
-        if any(t.startswith("Next page") for t in [ln.strip() for ln in obs.page_text.splitlines()]):
+        accepted = any(cd.status == "accepted" for cd in self.cands.values())
+        if results and accepted and not any(r.title in self.clicked for r in results):
+            # A whole page where nothing can fit: the ranking has run past the candidates.
+            self.exhausted = True
+        elif "Next page" in visible:
+            return self._browse(Command("click", Target("Next page", "link")), "Next page of results.")
+        if "Next page" in obs.page_text:
             return self._browse(Command("scroll", direction="down"), "Scroll to the page links.")
         self.exhausted = True
-        decision = self._decide(obs)
-        return decision or self._state("stop", "No candidate satisfies every hard constraint.",
-                                       blockers=["no_valid_candidate"])
+        return self._decide() or self._state("stop", "No candidate satisfies every hard constraint.",
+                                             blockers=["no_valid_candidate"])
+
+    def _screen_out(self, r: Result) -> bool:
+        """Skip a result whose listing already shows a violated constraint."""
+        c = self.contract
+        if any(i.field in r.facts and not check(i, r.facts[i.field]) for i in self.attrs):
+            return True
+        floor = self._total_floor(r)
+        if floor is not None:
+            # "Total for N nights" is at least N x the nightly rate: fees only add to it.
+            caps = [float(i.value) for i in self.attrs if i.field and i.field.startswith("Total for")
+                    and i.op == "max" and i.value is not None]
+            if any(floor > cap for cap in caps):
+                return True
+            b = self.best
+            if b is not None and b.op == "argmin" and (b.field or "").startswith("Total for"):
+                known = [number(cd.pages.get(b.page, {}).get(b.field or "", "")) for cd in self.cands.values()
+                         if cd.status == "accepted"]
+                known_totals = [k for k in known if k is not None]
+                if known_totals and floor >= min(known_totals):
+                    return True
+        # Locality: a place listed in another neighbourhood is not "within N km" of this one.
+        hood = r.facts.get("Neighborhood")
+        return bool(c.geographic and c.location and hood and hood != c.location)
+
+    def _total_floor(self, r: Result) -> float | None:
+        fields = [i.field for i in self.attrs] + ([self.best.field] if self.best else [])
+        total = next((f for f in fields if f and f.startswith("Total for")), None)
+        nights = number(total.removeprefix("Total for")) if total else None
+        rate = number(r.facts.get("Nightly rate", ""))
+        return nights * rate if nights and rate else None
+
+    def _beyond_map(self, what: str) -> bool:
+        """A map sorted by distance that already lists places farther than the task allows: a
+        place it does not list is farther still."""
+        _, farthest = self.maps_seen[what]
+        limit = next((float(i.value) for i in self.attrs if i.page == "map" and i.op == "max"
+                      and i.value is not None), None)
+        return limit is not None and farthest > limit
 
     def _back(self, why: str) -> TopState:
         self.backs += 1
         return self._browse(Command("back"), why)
 
-    # -- state -------------------------------------------------------------------------------
+    # -- state ---------------------------------------------------------------------------------
     def _state(self, decision: str, intention: str, blockers: list[str] | None = None,
                answer: str | None = None) -> TopState:
         c = self.contract
-        assert c is not None
         return TopState(
             intention=intention,
             active_constraints=[h.text for h in c.hard_constraints],
@@ -357,20 +380,6 @@ class ContractTop:
 
     def _browse(self, cmd: Command, why: str) -> TopState:
         st = self._state("browse", f"{why} Request: {self.goal}")
-        return st.model_copy(update={"command": cmd.render(), "expected_observation": _expect(cmd)})
-
-
-def _overlap(a: str, b: str) -> int:
-    wa = {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", a.lower())}
-    wb = {w.rstrip("s") for w in re.findall(r"[a-z]{3,}", b.lower())}
-    return len(wa & wb)
-
-
-def _expect(cmd: Command) -> str:
-    if cmd.verb == "search":
-        return "A results list for the query."
-    if cmd.verb == "maps":
-        return "Map entries with distances."
-    if cmd.verb == "back":
-        return "The previous page."
-    return "The page the command opens."
+        expect = {"search": "A results list for the query.", "maps": "Map entries with distances.",
+                  "back": "The previous page."}.get(cmd.verb, "The page the command opens.")
+        return st.model_copy(update={"command": cmd.render(), "expected_observation": expect})

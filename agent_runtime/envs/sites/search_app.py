@@ -17,13 +17,19 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, Response
 
-from agent_runtime.envs.sites.model import World
+from agent_runtime.envs.sites.model import World, number_in
 from agent_runtime.envs.webapp import make_templates
 
 PAGE_SIZE = 6
-RELEVANCE_CUT = 0.6
+RELEVANCE_CUT = 0.75
+MAP_RESULTS = 8
 TEMPLATES = Path(__file__).parent / "templates"
-_STOP = frozenset("a an the and or for of to in on at with by is it my what does do that this from".split())
+# Request boilerplate as well as function words: "find", "compare", "under" name no thing.
+_STOP = frozenset(
+    "a an the and or for of to in on at with by is it my what does do that this from find "
+    "compare recommend check whether plan under including all least most within one best "
+    "whose which has have are per its give".split()
+)
 
 
 def words(text: str) -> list[str]:
@@ -41,10 +47,16 @@ class Index:
 
     def rank(self, query: str) -> list[dict[str, Any]]:
         q = set(words(query))
-        scored = [(sum(self.idf.get(t, 0.0) for t in q & ts), i) for i, ts in enumerate(self.terms)]
-        top = max((s for s, _ in scored), default=0.0)
+        words_q = {t for t in q if not t[0].isdigit()}
+        scored = []
+        for i, ts in enumerate(self.terms):
+            hit = q & ts
+            alpha = sum(self.idf.get(t, 0.0) for t in hit & words_q)
+            # Numbers help ranking (error codes, versions) but never decide what is listed.
+            scored.append((alpha, alpha + 0.5 * sum(self.idf.get(t, 0.0) for t in hit - words_q), i))
+        top = max((a for a, _, _ in scored), default=0.0)
         # Results far below the best match are noise a real engine would not list.
-        keep = [(s, i) for s, i in scored if s > 0 and s >= RELEVANCE_CUT * top]
+        keep = [(s, i) for a, s, i in scored if s > 0 and a >= RELEVANCE_CUT * top]
         return [self.docs[i] for s, i in sorted(keep, key=lambda p: (-p[0], p[1]))]
 
 
@@ -57,7 +69,7 @@ def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
             snippet = " · ".join(f"{f}: {it.facts[f]}" for f in it.snippet)
             docs.append({"title": it.title, "url": f"{site_urls[name]}/item/{it.id}", "site": site.title,
                          "category": it.category, "snippet": snippet,
-                         "text": f"{it.title} {it.category} {' '.join(it.facts.values())} {site.title}"})
+                         "text": f"{it.title} {it.category} {' '.join(f'{k} {v}' for k, v in it.facts.items())} {site.title}"})
     index = Index(docs)
     places = [(it, world.sites["directory"].page(it.related["map"]))
               for it in world.sites["directory"].items] if "directory" in world.sites else []
@@ -81,7 +93,12 @@ def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
 
     @app.get("/maps", response_class=HTMLResponse)
     def maps(request: Request, q: str = "", near: str = "") -> Response:
-        hits = [places[d["i"]] for d in map_index.rank(q)][:4]
+        hits = [places[d["i"]] for d in map_index.rank(q)]
+        if near:
+            # A map orders places by how far they are from where the user is.
+            key = f"Distance from {near}"
+            hits.sort(key=lambda p: number_in(p[1].facts.get(key, "")) if p[1] else 1e9)
+        hits = hits[:MAP_RESULTS]
         rows = []
         for it, mp in hits:
             facts = {k: v for k, v in (mp.facts.items() if mp else []) if not near or k.endswith(near)}

@@ -38,7 +38,15 @@ class ContractSiteTask(WebTask):
 
     def setup(self, page: Any, seed: int) -> TaskSetup:
         page.context.clear_cookies()
-        page.goto(self.start_url, wait_until="domcontentloaded")
+        for attempt in range(3):
+            try:
+                page.goto(self.start_url, wait_until="domcontentloaded")
+                break
+            except Exception as e:
+                # The previous rollout's last click may still be navigating: let it land.
+                if attempt == 2 or "interrupted" not in str(e):
+                    raise
+                page.wait_for_load_state("domcontentloaded")
         return TaskSetup(goal=self.contract.request, info={"site": self.site.name, "task": self.base.id})
 
     def validate(self, page: Any) -> TaskStatus:

@@ -33,6 +33,9 @@ def valid_items(site: SiteData, task: BaseTask) -> list[Item]:
     """Items satisfying every item_attr constraint, then the best by any item_best criterion."""
     attrs = [h.inspect for h in task.hard_constraints if h.inspect and h.inspect.kind == "item_attr"]
     out = [i for i in site.items if all(satisfies(site, i, a) for a in attrs)]  # type: ignore[arg-type]
+    # An item whose material blocker stays open cannot pass the blocker gate: not a valid pick.
+    out = [i for i in out
+           if all(fact_of(site, i, b.page, b.fact) not in b.open_values for b in task.blockers)]
     for h in task.hard_constraints:
         ins = h.inspect
         if ins is None or ins.kind != "item_best" or not out:

@@ -65,7 +65,7 @@ class BookingBuilder:
             "Rating": f"{round(rng.uniform(3.8, 4.9), 1)} / 5",
             "Distance to center": f"{round(rng.uniform(0.3, 4.0), 1)} km",
         }
-        return self.cat.add(title, f"{city} stays", facts, ["Nightly rate", "Sleeps", "Available Mar 14 to Mar 17"],
+        return self.cat.add(title, f"{city} stays", facts, ["City", "Nightly rate", "Sleeps", "Available Mar 14 to Mar 17"],
                             related={"fees": fp.id})
 
     def task(self, slot: int) -> tuple[BaseTask, dict[str, Any]]:

@@ -76,7 +76,7 @@ class DirectoryBuilder:
         t, d = rng.choice([18, 19, 20]), rng.choice([1.5, 2.0, 3.0])
         wall = "captcha" if slot in BLOCKED_SLOTS else None
         gold = self.place(category, hood, closes=t + rng.choice([0, 1, 2]), dist=round(d - rng.uniform(0.2, 1.0), 1),
-                          rating=4.1 + 0.1 * rng.randint(0, 7), wall=wall)
+                          rating=round(4.1 + 0.1 * rng.randint(0, 7), 1), wall=wall)
         self.place(category, hood, closes=t - 2, dist=d - 0.6)               # closes too early
         self.place(category, hood, closes=t + 1, dist=d + 1.4)               # too far (map only)
         self.place(category, hood, closes=t + 1, dist=d - 0.4, step_free="No")
