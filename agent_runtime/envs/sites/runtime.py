@@ -14,7 +14,7 @@ from agent_runtime.envs.sites.app import build_app
 from agent_runtime.envs.sites.model import World
 from agent_runtime.envs.sites.search_app import build_search_app
 from agent_runtime.envs.sites.world import generate_world
-from agent_runtime.envs.webapp import AppServer, load_model_file
+from agent_runtime.envs.webapp import AppServer, DataFileError, load_model_file
 
 
 class SiteWorld:
@@ -70,7 +70,7 @@ def load_world(seed: int, data: Path | None = None) -> World:
     if data is not None:
         world = load_model_file(data, World)
         if world.seed != seed:
-            raise ValueError(f"{data}: field 'seed': {world.seed} does not match the contract's {seed}")
+            raise DataFileError(f"{data}: field 'seed': {world.seed} does not match the contract's {seed}")
         return world
     return generate_world(seed)
 
