@@ -6,6 +6,7 @@ reports "done": the top layer alone finalizes, and `score` applies Eq. 4's gates
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,8 @@ class ContractSiteTask(WebTask):
         if env.kind != "local_site" or not env.site or not env.task:
             raise ValueError(f"contract {contract.contract_id}: env needs kind local_site, site and task")
         self.contract = contract
+        if data is None and os.environ.get("PATHWISE_SITES_DATA"):
+            data = Path(os.environ["PATHWISE_SITES_DATA"])  # a world.json instead of the seed
         self.world = world or shared_world(env.seed or 0, data)
         if env.site not in self.world.world.sites:
             raise ValueError(f"contract {contract.contract_id}: field 'env.site': unknown site {env.site!r}")
