@@ -20,9 +20,9 @@ from agent_runtime.contracts.intent import load_contracts
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
+from evals._out import write_json
 from evals.contracts.bench import score_run
 from evals.contracts.report import render
-from evals._out import write_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).parent / "results"
@@ -37,8 +37,10 @@ def main() -> None:
     ap.add_argument("--name", default="contracts_teacher")
     args = ap.parse_args()
     if not (args.data / "world.json").exists():
-        subprocess.run([sys.executable, "-m", "pathwise.cli", "sites", "generate", "--out", str(args.data)],
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-m", "pathwise.cli", "sites", "generate", "--out", str(args.data)],
+            check=True,
+        )
     contracts = load_contracts(args.data / "contracts" / f"{args.split}.jsonl")
     cfg = RunConfig(workers=args.workers, screenshots=False)
     t0 = time.perf_counter()
@@ -52,7 +54,7 @@ def main() -> None:
         "workers": args.workers,
         "step_cap": cfg.step_cap,
         "machine": f"{platform.system()} {platform.machine()} Python {platform.python_version()}, "
-                   "2 CPU cores shared with other engineers",
+        "2 CPU cores shared with other engineers",
         "wall_s_this_call": round(wall, 1),
         **score_run(args.run, contracts),
     }

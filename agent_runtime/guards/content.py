@@ -26,9 +26,13 @@ _CIRCUMVENT = re.compile(
 _CARD = re.compile(r"(?<!\d)(?:\d[ -]?){13,19}(?!\d)")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _PHONE = re.compile(r"(?<!\d)\+?\d[\d ()-]{8,}\d(?!\d)")
-_CRED_FIELD = re.compile(r"password|passcode|passwort|user ?name|log ?in|sign ?in|one-time code", re.I)
+_CRED_FIELD = re.compile(
+    r"password|passcode|passwort|user ?name|log ?in|sign ?in|one-time code", re.I
+)
 _PAY_FIELD = re.compile(r"card|cvv|cvc|expir|iban|account number", re.I)
-_PERSONAL_FIELD = re.compile(r"e-?mail|phone|mobile|full name|date of birth|address|zip|postcode", re.I)
+_PERSONAL_FIELD = re.compile(
+    r"e-?mail|phone|mobile|full name|date of birth|address|zip|postcode", re.I
+)
 
 
 def _luhn(digits: str) -> bool:
@@ -65,7 +69,11 @@ def sensitive_kind(text: str, el: ElementLabel | None) -> str | None:
         return "credentials"
     if card_like(text) or (el is not None and _PAY_FIELD.search(label)):
         return "payment"
-    if _EMAIL.search(text) or _PHONE.search(text) or (el is not None and _PERSONAL_FIELD.search(label)):
+    if (
+        _EMAIL.search(text)
+        or _PHONE.search(text)
+        or (el is not None and _PERSONAL_FIELD.search(label))
+    ):
         return "personal"
     return None
 

@@ -9,6 +9,7 @@ from typing import Any
 from agent_runtime.contracts.guard_labels import RejectReason, RepairKind
 from agent_runtime.guards.errors import Rejected
 
+
 class _DuplicateKey(Exception):
     """Raised inside decoding; deliberately not a ValueError so no repair path swallows it."""
 
@@ -33,6 +34,8 @@ def undecodable(text: str) -> str | None:
         if (o < 0x20 and ch not in "\t\n\r") or 0x7F <= o < 0xA0:
             return f"control character U+{o:04X}"
     return None
+
+
 # Opening fence with an optional language tag; the closing fence may be missing when the
 # model was cut off by max_tokens, so the body runs to the end of the text in that case.
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|json5|javascript|js)?[ \t]*\r?\n?(.*?)(?:```|\Z)", re.S)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 from pydantic import BaseModel
@@ -41,7 +41,9 @@ class ModelSpace(gymnasium.Space):  # type: ignore[type-arg]
                 return True
             if isinstance(x, dict):
                 x = {k: v for k, v in x.items() if k not in self.extra}
-            self.model.model_validate_json(x) if isinstance(x, str) else self.model.model_validate(x)
+            self.model.model_validate_json(x) if isinstance(x, str) else self.model.model_validate(
+                x
+            )
             return True
         except Exception:
             return False
@@ -58,7 +60,7 @@ def _site_contracts(site: str, seed: int) -> list[IntentContract]:
 
 
 class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
-    metadata = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(
         self,
@@ -70,7 +72,9 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
     ) -> None:
         self.observation_space = ModelSpace(Observation, extra=("goal",))
         self.action_space = ModelSpace(ActionAST)
-        self._fixed = IntentContract.model_validate(contract) if isinstance(contract, dict) else contract
+        self._fixed = (
+            IntentContract.model_validate(contract) if isinstance(contract, dict) else contract
+        )
         self._site, self._task, self._world_seed = site, miniwob_task, world_seed
         self.step_cap = step_cap
         self._session: Any = None
@@ -78,14 +82,18 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
         self.contract: IntentContract | None = None
 
     # -- gymnasium API -------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         from agent_runtime.runner.factories import BrowserEpisode, make_task
 
         self.contract = self._pick(seed, options or {})
         self._close_episode()
         page = self._browser().page
-        self._episode = BrowserEpisode(page, make_task(self.contract), self.contract.env.seed or seed or 0)
+        self._episode = BrowserEpisode(
+            page, make_task(self.contract), self.contract.env.seed or seed or 0
+        )
         self.goal = self._episode.reset()
         self.history = RecentHistory()
         self.rows: list[StepRow] = []
@@ -98,26 +106,53 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
         c = self.contract
         if isinstance(action, dict) and action.get("decision") in TERMINAL_DECISIONS:
             return self._finish(str(action["decision"]), action.get("answer"))
-        raw = action.to_json() if isinstance(action, ActionAST) else (
-            json.dumps(action) if isinstance(action, dict) else str(action))
-        compiled = compile_action(raw, self.obs, self.history, geographic=c.geographic,
-                                  allow_sensitive=None if c.env.kind == "miniwob" else c.allow_sensitive)
-        info: dict[str, Any] = {"guard": compiled.report.labels(), "guard_report": compiled.report.model_dump(mode="json")}
-        row = self._row(TopState(intention="gym step"), action=compiled.action, guard=compiled.report)
+        raw = (
+            action.to_json()
+            if isinstance(action, ActionAST)
+            else (json.dumps(action) if isinstance(action, dict) else str(action))
+        )
+        compiled = compile_action(
+            raw,
+            self.obs,
+            self.history,
+            geographic=c.geographic,
+            allow_sensitive=None if c.env.kind == "miniwob" else c.allow_sensitive,
+        )
+        info: dict[str, Any] = {
+            "guard": compiled.report.labels(),
+            "guard_report": compiled.report.model_dump(mode="json"),
+        }
+        row = self._row(
+            TopState(intention="gym step"), action=compiled.action, guard=compiled.report
+        )
         if compiled.action is None:
             row.outcome = StepOutcome(status="access_blocked", executed="none")
             self.rows.append(row)
-            info["access_failure"] = compiled.report.external_access.value if compiled.report.external_access else None
+            info["access_failure"] = (
+                compiled.report.external_access.value if compiled.report.external_access else None
+            )
             return self._obs(), 0.0, True, False, info
         result = self._episode.execute(compiled.action)
         status = self._episode.status()
-        row.outcome = StepOutcome(status="ok" if result.ok else "action_failed", error=result.error,
-                                  executed=result.executed, reward=status.raw_reward, done=status.done)  # type: ignore[arg-type]
+        row.outcome = StepOutcome(
+            status="ok" if result.ok else "action_failed",
+            error=result.error,
+            executed=result.executed,
+            reward=status.raw_reward,
+            done=status.done,
+        )  # type: ignore[arg-type]
         self.rows.append(row)
         ran = compiled.action.action if result.executed == "action" else compiled.action.fallback
-        self.history = self.history.push(RecentAction(
-            step_index=self.t, url=self.obs.url, action=ran.model_dump_json(exclude_none=True),
-            action_type=ran.type, state_hash=self.obs.state_hash, ok=result.ok))
+        self.history = self.history.push(
+            RecentAction(
+                step_index=self.t,
+                url=self.obs.url,
+                action=ran.model_dump_json(exclude_none=True),
+                action_type=ran.type,
+                state_hash=self.obs.state_hash,
+                ok=result.ok,
+            )
+        )
         self.t += 1
         self.obs, _ = self._episode.observe(None)
         info.update(executed=result.executed, ok=result.ok, error=result.error)
@@ -144,18 +179,28 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
             return miniwob_contract(self._task, seed if seed is not None else 0)
         pool = _site_contracts(self._site, self._world_seed) if self._site else []
         if not pool:
-            raise ValueError("give a contract (kwarg or options['contract']), a site or a MiniWoB task")
+            raise ValueError(
+                "give a contract (kwarg or options['contract']), a site or a MiniWoB task"
+            )
         if "contract_id" in options:
             match = [c for c in pool if c.contract_id == options["contract_id"]]
             if not match:
-                raise ValueError(f"unknown contract_id {options['contract_id']!r} for site {self._site}")
+                raise ValueError(
+                    f"unknown contract_id {options['contract_id']!r} for site {self._site}"
+                )
             return match[0]
         return random.Random(seed).choice(pool)
 
-    def _finish(self, decision: str, answer: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def _finish(
+        self, decision: str, answer: Any
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         text = answer if isinstance(answer, str) or answer is None else json.dumps(answer)
-        self.rows.append(self._row(TopState(intention="gym finish", decision=decision, answer=text),  # type: ignore[arg-type]
-                                   outcome=StepOutcome(status="no_action", executed="none")))
+        self.rows.append(
+            self._row(
+                TopState(intention="gym finish", decision=decision, answer=text),  # type: ignore[arg-type]
+                outcome=StepOutcome(status="no_action", executed="none"),
+            )
+        )
         gates = self._episode.score(self.rows, decision, text)
         info: dict[str, Any] = {"decision": decision}
         if gates is None:
@@ -167,9 +212,22 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
     def _row(self, top: TopState, **kw: Any) -> StepRow:
         c = self.contract
         assert c is not None
-        ref = ContractRef(contract_id=c.contract_id, base_task_id=c.base_task_id, sha256=c.sha256(), persona=c.persona.name)
-        return StepRow(rollout_id=f"{c.contract_id}@gym", step_index=len(self.rows), contract=ref, top=top,
-                       observation=self.obs, history=self.history, middle_policy="gym", **kw)
+        ref = ContractRef(
+            contract_id=c.contract_id,
+            base_task_id=c.base_task_id,
+            sha256=c.sha256(),
+            persona=c.persona.name,
+        )
+        return StepRow(
+            rollout_id=f"{c.contract_id}@gym",
+            step_index=len(self.rows),
+            contract=ref,
+            top=top,
+            observation=self.obs,
+            history=self.history,
+            middle_policy="gym",
+            **kw,
+        )
 
     def _obs(self) -> dict[str, Any]:
         return {**self.obs.model_dump(mode="json"), "goal": self.goal}

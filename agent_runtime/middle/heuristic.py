@@ -27,7 +27,13 @@ _STALE_WAIT = WaitAction(reason="stale_state", seconds=0.5)
 
 
 def _ast(
-    action: ClickAction | TypeAction | ScrollAction | WaitAction | SearchAction | MapsAction | BackAction,
+    action: ClickAction
+    | TypeAction
+    | ScrollAction
+    | WaitAction
+    | SearchAction
+    | MapsAction
+    | BackAction,
     fallback: ScrollAction | WaitAction | SearchAction | BackAction = _STALE_WAIT,
 ) -> str:
     return ActionAST(action=action, fallback=fallback).to_json()
@@ -60,7 +66,9 @@ class HeuristicMiddle:
                 return _ast(SearchAction(query=query), BackAction(reason="history")), 1.0
             return _ast(MapsAction(query=query, location=cmd.near), SearchAction(query=query)), 1.0
         if cmd.verb == "back":
-            return _ast(BackAction(reason="history"), WaitAction(reason="dead_end", seconds=0.5)), 1.0
+            return _ast(
+                BackAction(reason="history"), WaitAction(reason="dead_end", seconds=0.5)
+            ), 1.0
         if cmd.verb == "wait":
             return _ast(
                 WaitAction(reason="loading", seconds=0.5), ScrollAction(direction="down")

@@ -77,7 +77,9 @@ def make_task(contract: IntentContract) -> WebTask:
     )
 
 
-def make_layers(cfg: RunConfig, contract: IntentContract | None = None) -> tuple[TopLayer, MiddlePolicy]:
+def make_layers(
+    cfg: RunConfig, contract: IntentContract | None = None
+) -> tuple[TopLayer, MiddlePolicy]:
     if cfg.top.kind == "llm":
         from agent_runtime.top.llm_top import LLMTop
 

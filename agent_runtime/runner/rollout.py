@@ -131,7 +131,9 @@ def run_rollout(
                 obs,
                 history,
                 geographic=contract.geographic,
-                allow_sensitive=None if contract.env.kind == "miniwob" else contract.allow_sensitive,
+                allow_sensitive=None
+                if contract.env.kind == "miniwob"
+                else contract.allow_sensitive,
             )
             row = StepRow(
                 **base,
@@ -232,7 +234,9 @@ def run_rollout(
     return outcome
 
 
-def _score(episode: Episode | None, rows: list[StepRow], terminal: str, answer: str | None) -> Gates | None:
+def _score(
+    episode: Episode | None, rows: list[StepRow], terminal: str, answer: str | None
+) -> Gates | None:
     """Eq. 4 gates from the environment's scorer (contract sites); None for page-scored tasks."""
     scorer = getattr(episode, "score", None)
     if scorer is None:

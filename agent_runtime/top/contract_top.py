@@ -12,7 +12,6 @@ withholds the answer until every evidence obligation is covered for the item it 
 from __future__ import annotations
 
 import json
-import re
 from urllib.parse import parse_qs, urlparse
 
 from agent_runtime.contracts.history import RecentHistory
@@ -26,8 +25,13 @@ from agent_runtime.top.page_reading import Result, facts_in, item_no, map_blocks
 DISMISS = ("No thanks", "Close", "Dismiss")
 BROWSE_PERSONAS = {"accessibility_seeker", "convenience_novice", "deal_hunter", "budget_optimizer"}
 PRICE_SORT_PERSONAS = {"deal_hunter", "budget_optimizer"}
-# A site sort that orders results by a compare task's criterion, so the first valid one is best.
-CRITERION_SORTS = {("Rating", "argmax"): "Highest rated first", ("Price", "argmin"): "Lowest price first"}
+# A site sort that orders results by a compare task's criterion (exact: the first valid one is
+# best), or by a lower bound of it (the nightly rate bounds a stay's total: pruning ends the scan).
+CRITERION_SORTS = {
+    ("Rating", "argmax"): ("Highest rated first", True),
+    ("Price", "argmin"): ("Lowest price first", True),
+    ("Total for", "argmin"): ("Lowest price first", False),
+}
 MAX_BACKS = 4
 
 
@@ -46,6 +50,7 @@ class ContractTop:
         self.return_cmd: Command | None = None  # one step back to results page 1
         self.category_cmd: Command | None = None
         self.entered = self.sorted = self.exhausted = self.by_criterion = self.maps_entry = False
+        self.mapped = False
         self.backs = 0
         self.cands: dict[str, Candidate] = {}
         self.by_title: dict[str, str] = {}
@@ -62,11 +67,22 @@ class ContractTop:
         hard = [h.inspect for h in c.hard_constraints if h.inspect]
         self.attrs = [i for i in hard if i.kind == "item_attr"]
         self.best = next((i for i in hard if i.kind == "item_best"), None)
-        self.need = 2 if (any(o.min_items > 1 for o in c.evidence_obligations)
-                          or c.answer_schema.min_alternatives) else 1
+        self.need = (
+            2
+            if (
+                any(o.min_items > 1 for o in c.evidence_obligations)
+                or c.answer_schema.min_alternatives
+            )
+            else 1
+        )
         self.via = {o.page: o.via for o in c.evidence_obligations if o.page and o.via}
         self.via.update({b.page: b.via for b in c.blocker_checks if b.via})
-        self.sort_link = CRITERION_SORTS.get((self.best.field, self.best.op)) if self.best else None
+        key = (self.best.field or "", self.best.op) if self.best else None
+        if key and key[0].startswith("Total for"):
+            key = ("Total for", key[1])
+        self.sort_link, self.sort_exact = (
+            CRITERION_SORTS.get(key, (None, False)) if key else (None, False)
+        )
 
     def step(self, obs: Observation, history: RecentHistory) -> TopState:
         self.t += 1
@@ -74,11 +90,21 @@ class ContractTop:
             self.site_title = obs.title
         if obs.access_signal is not None:
             sig = obs.access_signal.value
-            return self._state("block", f"External access interruption ({sig}); never bypassed.",
-                               blockers=[f"external_access:{sig}"])
-        dismiss = next((el.text for el in obs.labels if el.role == "button" and el.text in DISMISS), None)
+            return self._state(
+                "block",
+                f"External access interruption ({sig}); never bypassed.",
+                blockers=[f"external_access:{sig}"],
+            )
+        dismiss = next(
+            (el.text for el in obs.labels if el.role == "button" and el.text in DISMISS), None
+        )
         if dismiss:
-            return self._browse(Command("click", Target(dismiss, "button")), "Dismiss the pop-up first.")
+            return self._browse(
+                Command("click", Target(dismiss, "button")), "Dismiss the pop-up first."
+            )
+        if not obs.labels and not obs.page_text.strip():
+            # A blank page is one still loading, not an empty result: look again.
+            return self._browse(Command("wait"), "Let the page load.")
         self._read(obs)
         return self._decide() or self._navigate(obs)
 
@@ -125,8 +151,14 @@ class ContractTop:
         for o in self.contract.evidence_obligations:
             value = cand.pages.get(o.page or "item", {}).get(o.fact or "")
             if o.fact and value is not None and (o.id, cand.id) not in done:
-                self.ledger.append(EvidenceItem(obligation_id=o.id, step_index=self.t - 1, url=obs.url,
-                                                excerpt=f"{cand.id} {o.fact}: {value}"))
+                self.ledger.append(
+                    EvidenceItem(
+                        obligation_id=o.id,
+                        step_index=self.t - 1,
+                        url=obs.url,
+                        excerpt=f"{cand.id} {o.fact}: {value}",
+                    )
+                )
 
     # -- judging -----------------------------------------------------------------------------
     def _needed_pages(self) -> list[str]:
@@ -164,8 +196,11 @@ class ContractTop:
         if cur is not None and cur.status == "open":
             verdict = self._judge(cur)
             if verdict == "ask":
-                return self._state("ask", f"A material blocker stays open: {self.ask_reason}",
-                                   blockers=[self.ask_reason])
+                return self._state(
+                    "ask",
+                    f"A material blocker stays open: {self.ask_reason}",
+                    blockers=[self.ask_reason],
+                )
             if verdict in ("accepted", "rejected"):
                 cur.status = verdict
         accepted = [cd for cd in self.cands.values() if cd.status == "accepted"]
@@ -177,8 +212,10 @@ class ContractTop:
         if (len(accepted) >= self.need and settled) or self.exhausted:
             if self.best is not None and not self.by_criterion:
                 b = self.best
-                accepted.sort(key=lambda cd: number(cd.pages.get(b.page, {}).get(b.field or "", "")) or 0.0,
-                              reverse=b.op == "argmax")
+                accepted.sort(
+                    key=lambda cd: number(cd.pages.get(b.page, {}).get(b.field or "", "")) or 0.0,
+                    reverse=b.op == "argmax",
+                )
             return self._answer(accepted[0], accepted[1:])
         return None
 
@@ -186,8 +223,11 @@ class ContractTop:
         c = self.contract
         if self._missing(chosen):  # never answer before every obligation is covered
             return None
-        support = [f"{o.fact}: {chosen.pages.get(o.page or 'item', {}).get(o.fact, '')}"
-                   for o in c.evidence_obligations if o.fact]
+        support = [
+            f"{o.fact}: {chosen.pages.get(o.page or 'item', {}).get(o.fact, '')}"
+            for o in c.evidence_obligations
+            if o.fact
+        ]
         form: dict[str, object] = {"selection": chosen.id, "support": support or [chosen.title]}
         fields = c.answer_schema.fields
         if "value" in fields and c.answer_schema.value_fact:
@@ -195,15 +235,22 @@ class ContractTop:
             page = next((o.page or "item" for o in c.evidence_obligations if o.fact == vf), "item")
             form["value"] = chosen.pages.get(page, {}).get(vf, "")
         if "verdict" in fields:
-            ok = all(check(h.inspect, chosen.pages.get(h.inspect.page, {}).get(h.inspect.field or "", "\0"))
-                     for h in c.claims if h.inspect)
+            ok = all(
+                check(
+                    h.inspect, chosen.pages.get(h.inspect.page, {}).get(h.inspect.field or "", "\0")
+                )
+                for h in c.claims
+                if h.inspect
+            )
             form["verdict"] = "yes" if ok else "no"
         if "caveat" in fields:
             prefs = "; ".join(c.soft_preferences)
             form["caveat"] = f"Preferences not verified: {prefs}" if prefs else "none"
         if "alternatives" in fields:
             form["alternatives"] = [o.id for o in others]
-        return self._state("answer", "Every evidence obligation is covered.", answer=json.dumps(form))
+        return self._state(
+            "answer", "Every evidence obligation is covered.", answer=json.dumps(form)
+        )
 
     def _missing(self, chosen: Candidate | None = None) -> list[str]:
         chosen = chosen or (self.cands.get(self.current) if self.current else None)
@@ -235,10 +282,14 @@ class ContractTop:
                             cur.pages["map"] = {}  # not on the map, or farther than it reaches
                             continue
                         what = cur.title  # the category map stopped short: ask for this place
-                    return self._browse(Command("maps", payload=what, near=c.location),
-                                        f"Check {cur.title} on the map.")
+                    return self._browse(
+                        Command("maps", payload=what, near=c.location),
+                        f"Check {cur.title} on the map.",
+                    )
                 if path.startswith("/item/") and (via := self.via.get(page)):
-                    return self._browse(Command("click", Target(via, "link")), f"Open {via} of {cur.title}.")
+                    return self._browse(
+                        Command("click", Target(via, "link")), f"Open {via} of {cur.title}."
+                    )
                 if not path.startswith("/item/"):
                     return self._back("Return to the candidate's page.")
             cur.status = "accepted" if self._judge(cur) == "accepted" else "rejected"
@@ -250,15 +301,25 @@ class ContractTop:
         results = results_in(obs.page_text) if listing else []
         if listing and (results or "Next page" in obs.page_text):
             return self._pick(obs, results)
+        if path == "/maps" and self.mapped and not self.maps_entry and not self.results_url:
+            self.entered = False  # distances noted; now the site's own sorted listing
+            return self._back("Back to the site with the distances noted.")
         if not self.entered:
             return self._enter(obs)
         if self.results_url and obs.url != self.results_url and self.backs < MAX_BACKS:
+            if any(el.text == "Back to results" for el in obs.labels):
+                self.backs += 1
+                return self._browse(
+                    Command("click", Target("Back to results", "link")), "Back to the results."
+                )
             if self.return_cmd is not None and self.backs == 0 and not path.startswith("/item/"):
                 self.backs += 1
                 return self._browse(self.return_cmd, "Back to the results.")
             return self._back("Back to the results list.")
         self.exhausted = True
-        return self._decide() or self._state("stop", "Nothing left to inspect.", blockers=["no_valid_candidate"])
+        return self._decide() or self._state(
+            "stop", "Nothing left to inspect.", blockers=["no_valid_candidate"]
+        )
 
     def _enter(self, obs: Observation) -> TopState:
         c = self.contract
@@ -267,31 +328,50 @@ class ContractTop:
         category = max(links, key=lambda t: overlap(t, c.request), default=None)
         if category is not None and overlap(category, c.request) == 0:
             category = None
-        if self.persona == "local_context_planner" and c.geographic and self.subject is None:
+        if (
+            self.persona == "local_context_planner"
+            and c.geographic
+            and self.subject is None
+            and not self.mapped
+        ):
             cmd = Command("maps", payload=category or c.request, near=c.location)
-            self.maps_entry = True
+            self.mapped = True
+            # With a site sort by the compare criterion, the map only supplies distances first.
+            self.maps_entry = not self.sort_link
             return self._browse(cmd, "Look for places on the map.")
-        if self.subject is None and category and (self.persona in BROWSE_PERSONAS or self.sort_link):
+        if (
+            self.subject is None
+            and category
+            and (self.persona in BROWSE_PERSONAS or self.sort_link)
+        ):
             self.category_cmd = Command("click", Target(category, "link"))
             return self._browse(self.category_cmd, "Browse the matching category.")
-        return self._browse(Command("search", payload=self.subject or c.request), "Search for candidates.")
+        return self._browse(
+            Command("search", payload=self.subject or c.request), "Search for candidates."
+        )
 
     def _pick(self, obs: Observation, results: list[Result]) -> TopState:
-        c = self.contract
         path = urlparse(obs.url).path
         query = parse_qs(urlparse(obs.url).query)
         visible = {el.text for el in obs.labels if el.role == "link"}
         if path.startswith("/c/") and not self.sorted:
-            want = self.sort_link or ("Lowest price first" if self.persona in PRICE_SORT_PERSONAS else None)
+            want = self.sort_link or (
+                "Lowest price first" if self.persona in PRICE_SORT_PERSONAS else None
+            )
             if want and want in obs.page_text:
                 self.sorted = True
-                self.by_criterion = want == self.sort_link
+                self.by_criterion = want == self.sort_link and self.sort_exact
                 return self._browse(Command("click", Target(want, "link")), f"Sort: {want}.")
         self.results_url = obs.url
         self.backs = 0
         if "page" not in query and "sort" not in query:
-            self.return_cmd = (Command("search", payload=query["q"][0]) if path == "/search" and query.get("q")
-                               else self.category_cmd if path.startswith("/c/") else None)
+            self.return_cmd = (
+                Command("search", payload=query["q"][0])
+                if path == "/search" and query.get("q")
+                else self.category_cmd
+                if path.startswith("/c/")
+                else None
+            )
         else:
             self.return_cmd = None
         for r in results:
@@ -306,7 +386,9 @@ class ContractTop:
                 self.screened_out.add(r.title)
                 continue
             if r.title not in visible:
-                return self._browse(Command("scroll", direction="down"), "Scroll to the next candidate.")
+                return self._browse(
+                    Command("scroll", direction="down"), "Scroll to the next candidate."
+                )
             self.clicked.add(r.title)
             self.current = None
             return self._browse(Command("click", Target(r.title, "link")), f"Inspect {r.title}.")
@@ -315,12 +397,15 @@ class ContractTop:
             # A whole page where nothing can fit: the ranking has run past the candidates.
             self.exhausted = True
         elif "Next page" in visible:
-            return self._browse(Command("click", Target("Next page", "link")), "Next page of results.")
+            return self._browse(
+                Command("click", Target("Next page", "link")), "Next page of results."
+            )
         if "Next page" in obs.page_text:
             return self._browse(Command("scroll", direction="down"), "Scroll to the page links.")
         self.exhausted = True
-        return self._decide() or self._state("stop", "No candidate satisfies every hard constraint.",
-                                             blockers=["no_valid_candidate"])
+        return self._decide() or self._state(
+            "stop", "No candidate satisfies every hard constraint.", blockers=["no_valid_candidate"]
+        )
 
     def _screen_out(self, r: Result) -> bool:
         """Skip a result whose listing already shows a violated constraint."""
@@ -330,14 +415,23 @@ class ContractTop:
         floor = self._total_floor(r)
         if floor is not None:
             # "Total for N nights" is at least N x the nightly rate: fees only add to it.
-            caps = [float(i.value) for i in self.attrs if i.field and i.field.startswith("Total for")
-                    and i.op == "max" and i.value is not None]
+            caps = [
+                float(i.value)
+                for i in self.attrs
+                if i.field
+                and i.field.startswith("Total for")
+                and i.op == "max"
+                and i.value is not None
+            ]
             if any(floor > cap for cap in caps):
                 return True
             b = self.best
             if b is not None and b.op == "argmin" and (b.field or "").startswith("Total for"):
-                known = [number(cd.pages.get(b.page, {}).get(b.field or "", "")) for cd in self.cands.values()
-                         if cd.status == "accepted"]
+                known = [
+                    number(cd.pages.get(b.page, {}).get(b.field or "", ""))
+                    for cd in self.cands.values()
+                    if cd.status == "accepted"
+                ]
                 known_totals = [k for k in known if k is not None]
                 if known_totals and floor >= min(known_totals):
                     return True
@@ -356,8 +450,14 @@ class ContractTop:
         """A map sorted by distance that already lists places farther than the task allows: a
         place it does not list is farther still."""
         _, farthest = self.maps_seen[what]
-        limit = next((float(i.value) for i in self.attrs if i.page == "map" and i.op == "max"
-                      and i.value is not None), None)
+        limit = next(
+            (
+                float(i.value)
+                for i in self.attrs
+                if i.page == "map" and i.op == "max" and i.value is not None
+            ),
+            None,
+        )
         return limit is not None and farthest > limit
 
     def _back(self, why: str) -> TopState:
@@ -365,8 +465,13 @@ class ContractTop:
         return self._browse(Command("back"), why)
 
     # -- state ---------------------------------------------------------------------------------
-    def _state(self, decision: str, intention: str, blockers: list[str] | None = None,
-               answer: str | None = None) -> TopState:
+    def _state(
+        self,
+        decision: str,
+        intention: str,
+        blockers: list[str] | None = None,
+        answer: str | None = None,
+    ) -> TopState:
         c = self.contract
         return TopState(
             intention=intention,
@@ -380,6 +485,9 @@ class ContractTop:
 
     def _browse(self, cmd: Command, why: str) -> TopState:
         st = self._state("browse", f"{why} Request: {self.goal}")
-        expect = {"search": "A results list for the query.", "maps": "Map entries with distances.",
-                  "back": "The previous page."}.get(cmd.verb, "The page the command opens.")
+        expect = {
+            "search": "A results list for the query.",
+            "maps": "Map entries with distances.",
+            "back": "The previous page.",
+        }.get(cmd.verb, "The page the command opens.")
         return st.model_copy(update={"command": cmd.render(), "expected_observation": expect})

@@ -11,19 +11,33 @@ import typer
 
 def bench_contracts(
     contracts: Annotated[Path, typer.Option(help="Contract file (e.g. OUT/contracts/test.jsonl).")],
-    out: Annotated[Path, typer.Option(help="Folder: run/ (resumable traces), results.json, report.md.")],
+    out: Annotated[
+        Path, typer.Option(help="Folder: run/ (resumable traces), results.json, report.md.")
+    ],
     policy: Annotated[
-        str, typer.Option(help="teacher (contract top + heuristic middle), llm (LLM top) or endpoint.")
+        str,
+        typer.Option(help="teacher (contract top + heuristic middle), llm (LLM top) or endpoint."),
     ] = "teacher",
     endpoint: Annotated[str | None, typer.Option(help="Base URL for --policy endpoint.")] = None,
-    model: Annotated[str | None, typer.Option(help="Served model / adapter for --policy endpoint.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Served model / adapter for --policy endpoint.")
+    ] = None,
     grounded_schema: Annotated[
-        bool, typer.Option("--grounded-schema/--global-schema", help="Endpoint middle's decoding schema.")
+        bool,
+        typer.Option(
+            "--grounded-schema/--global-schema", help="Endpoint middle's decoding schema."
+        ),
     ] = False,
-    workers: Annotated[int, typer.Option(min=1, help="Parallel browsers (one rollout per site).")] = 2,
-    step_cap: Annotated[int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")] = 20,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Parallel browsers (one rollout per site).")
+    ] = 2,
+    step_cap: Annotated[
+        int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")
+    ] = 20,
     screenshots: Annotated[bool, typer.Option(help="Write labeled PNGs with the traces.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print results.json's summary only.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print results.json's summary only.")
+    ] = False,
 ) -> None:
     """Run the contracts (rerun the same command to resume), then score CGS and every gate under
     the All / Unblocked / Clean denominators, Table 14's counterfactual statistics per base task,
@@ -48,8 +62,12 @@ def bench_contracts(
         step_cap=step_cap,
         screenshots=screenshots,
         top=TopSpec(kind="llm" if policy == "llm" else "rule"),
-        middle=MiddleSpec(kind="endpoint" if policy == "endpoint" else "heuristic", endpoint=endpoint,
-                          model=model, grounded_schema=grounded_schema),
+        middle=MiddleSpec(
+            kind="endpoint" if policy == "endpoint" else "heuristic",
+            endpoint=endpoint,
+            model=model,
+            grounded_schema=grounded_schema,
+        ),
     )
     run_dir = out / "run"
     try:
@@ -57,8 +75,14 @@ def bench_contracts(
     except (RunDirError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    results = {"policy": cfg.policy_name(), "contracts": str(contracts), "run": str(run_dir),
-               "workers": workers, "step_cap": step_cap, **score_run(run_dir, items)}
+    results = {
+        "policy": cfg.policy_name(),
+        "contracts": str(contracts),
+        "run": str(run_dir),
+        "workers": workers,
+        "step_cap": step_cap,
+        **score_run(run_dir, items),
+    }
     write_results(out, results)
     if as_json:
         print(json.dumps(results["summary"] | {"counterfactuals": results["counterfactuals"]}))

@@ -25,7 +25,9 @@ def signature(steps: list[StepRow]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def counterfactuals(outcomes: list[RolloutOutcome], steps: dict[str, list[StepRow]]) -> dict[str, Any]:
+def counterfactuals(
+    outcomes: list[RolloutOutcome], steps: dict[str, list[StepRow]]
+) -> dict[str, Any]:
     """Table 14 columns over base-task groups (rollout_id -> its step rows in `steps`)."""
     groups: dict[str, list[RolloutOutcome]] = defaultdict(list)
     for o in outcomes:

@@ -14,9 +14,15 @@ from evals.live.pairing import episode_of, run_rates
 GATES: tuple[str, ...] = ("terminal", "hard", "evidence", "answer", "blocker")
 
 
-def gate_rates(outcomes: list[RolloutOutcome], *, unblocked: bool = True) -> dict[str, float | None]:
+def gate_rates(
+    outcomes: list[RolloutOutcome], *, unblocked: bool = True
+) -> dict[str, float | None]:
     """Share of rollouts passing each gate (and CGS); by default over unblocked rollouts."""
-    kept = [o for o in outcomes if o.gates is not None and not (unblocked and episode_of(o).access_blocked)]
+    kept = [
+        o
+        for o in outcomes
+        if o.gates is not None and not (unblocked and episode_of(o).access_blocked)
+    ]
     out: dict[str, float | None] = {}
     for g in (*GATES, "cgs"):
         vals = [bool(getattr(o.gates, g)) for o in kept]
@@ -37,19 +43,27 @@ def timing(outcomes: list[RolloutOutcome]) -> dict[str, float | None]:
     }
 
 
-def by_slice(outcomes: list[RolloutOutcome], key: Callable[[RolloutOutcome], str]) -> dict[str, Any]:
+def by_slice(
+    outcomes: list[RolloutOutcome], key: Callable[[RolloutOutcome], str]
+) -> dict[str, Any]:
     groups: dict[str, list[RolloutOutcome]] = defaultdict(list)
     for o in outcomes:
         groups[key(o)].append(o)
     out = {}
     for name, outs in sorted(groups.items()):
         rates = run_rates([episode_of(o) for o in outs])
-        out[name] = {"n": len(outs), "access_blocked": rates["access_blocked"],
-                     "cgs_all": rates["all"]["rate"], "cgs_unblocked": rates["unblocked"]["rate"]}
+        out[name] = {
+            "n": len(outs),
+            "access_blocked": rates["access_blocked"],
+            "cgs_all": rates["all"]["rate"],
+            "cgs_unblocked": rates["unblocked"]["rate"],
+        }
     return out
 
 
-def summarize(outcomes: list[RolloutOutcome], modes: dict[str, str] | None = None) -> dict[str, Any]:
+def summarize(
+    outcomes: list[RolloutOutcome], modes: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Everything the contract benchmark reports for one run's final outcomes."""
     rates = run_rates([episode_of(o) for o in outcomes])
     modes = modes or {}
@@ -59,7 +73,9 @@ def summarize(outcomes: list[RolloutOutcome], modes: dict[str, str] | None = Non
         "access_blocked": rates["access_blocked"],
         "access_rate": rates["access_rate"],
         "runtime_failures": rates["runtime_failures"],
-        "access_signals": dict(sorted(_count(o.access_failure.value for o in outcomes if o.access_failure).items())),
+        "access_signals": dict(
+            sorted(_count(o.access_failure.value for o in outcomes if o.access_failure).items())
+        ),
         "terminals": dict(sorted(_count(o.terminal for o in outcomes).items())),
         "gates_unblocked": gate_rates(outcomes, unblocked=True),
         "gates_all": gate_rates(outcomes, unblocked=False),

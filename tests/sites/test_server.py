@@ -64,7 +64,10 @@ def test_listing_sorts_and_pages(world) -> None:
     first = httpx.get(base).text
     assert "Page 1 of" in first and "Next page" in first
     cheap = httpx.get(base + "?sort=price").text
-    prices = [float(p.replace(",", "")) for p in __import__("re").findall(r"Price: \$([\d,]+\.\d\d)", cheap)]
+    prices = [
+        float(p.replace(",", ""))
+        for p in __import__("re").findall(r"Price: \$([\d,]+\.\d\d)", cheap)
+    ]
     assert prices == sorted(prices) and len(prices) == 6
     assert "Page 2 of" in httpx.get(base + "?sort=price&page=2").text
 
@@ -84,6 +87,8 @@ def test_search_and_maps_providers(world) -> None:
     r = httpx.get(world.search_url + "/search", params={"q": task.request})
     gold = W.sites["docs"].item(W.gold["docs-01"].valid[0])
     assert gold.title in r.text
-    m = httpx.get(world.search_url + "/maps", params={"q": "Pharmacy Old Town", "near": "Old Town"}).text
+    m = httpx.get(
+        world.search_url + "/maps", params={"q": "Pharmacy Old Town", "near": "Old Town"}
+    ).text
     dists = [float(x) for x in __import__("re").findall(r"Distance from Old Town: ([\d.]+) km", m)]
     assert dists and dists == sorted(dists)

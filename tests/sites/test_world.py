@@ -39,7 +39,9 @@ def test_generation_is_deterministic_and_seeded() -> None:
 def test_audit_passes_every_task_and_pairing() -> None:
     report = audit_world(W, CONTRACTS)
     assert report["task_audit_pass"] == len(W.tasks) and not report["task_failures"]
-    assert report["pairing_audit_pass"] == len(CONTRACTS) and report["persona_names_in_requests"] == 0
+    assert (
+        report["pairing_audit_pass"] == len(CONTRACTS) and report["persona_names_in_requests"] == 0
+    )
 
 
 def test_pairing_audit_catches_a_dropped_constraint_and_a_pointless_policy() -> None:
@@ -82,7 +84,9 @@ def test_world_file_round_trips_and_bad_fields_are_named(tmp_path) -> None:
     data = json.loads(path.read_text())
     data["sites"]["docs"]["items"][0]["category"] = "Toasters"
     bad.write_text(json.dumps(data))
-    with pytest.raises(DataFileError, match=r"bad\.json: field 'sites\.docs'.*items\[0\]\.category"):
+    with pytest.raises(
+        DataFileError, match=r"bad\.json: field 'sites\.docs'.*items\[0\]\.category"
+    ):
         load_model_file(bad, World)
     with pytest.raises(DataFileError, match=r"seed"):
         load_world(W.seed + 5, path)
@@ -96,5 +100,7 @@ def test_bad_contract_file_names_line_and_field(tmp_path) -> None:
     broken["evidence_obligations"][0]["min_items"] = 0
     lines[1] = json.dumps(broken)
     path.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ContractFileError, match=r"c\.jsonl:2: field 'evidence_obligations\.0\.min_items'"):
+    with pytest.raises(
+        ContractFileError, match=r"c\.jsonl:2: field 'evidence_obligations\.0\.min_items'"
+    ):
         load_contracts(path)

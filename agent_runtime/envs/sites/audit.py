@@ -36,7 +36,9 @@ def audit_task(task: BaseTask, world: World) -> list[str]:
             out.append(f"hard_constraint_fact_never_shown:{h.id}")
     if not task.evidence:
         out.append("no_evidence_obligations")
-    out += [f"obligation_without_fact_or_page:{o.id}" for o in task.evidence if not (o.fact and o.page)]
+    out += [
+        f"obligation_without_fact_or_page:{o.id}" for o in task.evidence if not (o.fact and o.page)
+    ]
     if not task.answer.fields:
         out.append("no_answer_form")
     if not gold.valid:
@@ -58,7 +60,9 @@ def audit_pairing(contract: IntentContract, world: World) -> list[str]:
     name = contract.persona.name
     ok = APPLICABLE.get(name)
     routes = set(world.gold[task.id].routes)
-    if name != "explicit_control" and (ok is None or not ok(task, world.gold[task.id], world.sites[task.site])):
+    if name != "explicit_control" and (
+        ok is None or not ok(task, world.gold[task.id], world.sites[task.site])
+    ):
         out.append("policy_cannot_change_route")
     elif not routes & contract.persona.controls():
         out.append("policy_controls_no_open_route")
@@ -79,7 +83,9 @@ def audit_world(world: World, contracts: list[IntentContract]) -> dict[str, Any]
         "contracts": len(contracts),
         "task_audit_pass": len(world.tasks) - len(task_fail),
         "pairing_audit_pass": len(contracts) - len(pair_fail),
-        "persona_names_in_requests": sum("persona_name_in_request" in f for f in task_fail.values()),
+        "persona_names_in_requests": sum(
+            "persona_name_in_request" in f for f in task_fail.values()
+        ),
         "task_failures": task_fail,
         "pairing_failures": pair_fail,
         "policies_per_task": round(len(contracts) / max(1, len(world.tasks)), 2),
@@ -105,10 +111,18 @@ def audit_markdown(report: dict[str, Any]) -> str:
         ("Persona names in requests", report["persona_names_in_requests"]),
         ("Policies per base task", report["policies_per_task"]),
     ]
-    lines = ["# Contract-site audit (WebRider Tables 10-11)", "", "| Check | Observed |", "| --- | ---: |"]
+    lines = [
+        "# Contract-site audit (WebRider Tables 10-11)",
+        "",
+        "| Check | Observed |",
+        "| --- | ---: |",
+    ]
     lines += [f"| {k} | {v} |" for k, v in rows]
     for name, counts in report["strata"].items():
-        lines += ["", f"**{name}**: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str))]
+        lines += [
+            "",
+            f"**{name}**: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str)),
+        ]
     for kind in ("task_failures", "pairing_failures"):
         for key, fails in report[kind].items():
             lines.append(f"- {key}: {', '.join(fails)}")

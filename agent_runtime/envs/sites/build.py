@@ -61,7 +61,9 @@ class Catalog:
         self.items.append(item)
         return item
 
-    def page(self, kind: str, title: str, facts: dict[str, str], wall: WallKind | None = None) -> RelatedPage:
+    def page(
+        self, kind: str, title: str, facts: dict[str, str], wall: WallKind | None = None
+    ) -> RelatedPage:
         page = RelatedPage(
             id=f"{kind}-{len(self.pages) + 1:03d}", kind=kind, title=title, facts=facts, wall=wall
         )
@@ -104,7 +106,9 @@ def gold_answer(fieldname: str, text: str) -> HardConstraint:
     )
 
 
-def need(fact: str, page: str = "item", via: str | None = None, text: str | None = None) -> EvidenceObligation:
+def need(
+    fact: str, page: str = "item", via: str | None = None, text: str | None = None
+) -> EvidenceObligation:
     where = "its page" if page == "item" else f"the {page} page"
     return EvidenceObligation(
         id=f"e_{page}_{fact.lower().replace(' ', '_').replace('.', '')}",
@@ -116,7 +120,12 @@ def need(fact: str, page: str = "item", via: str | None = None, text: str | None
 
 
 def blocker(
-    bid: str, text: str, fact: str, open_values: list[str], page: str = "item", via: str | None = None
+    bid: str,
+    text: str,
+    fact: str,
+    open_values: list[str],
+    page: str = "item",
+    via: str | None = None,
 ) -> BlockerCheck:
     return BlockerCheck(id=bid, text=text, fact=fact, page=page, via=via, open_values=open_values)
 

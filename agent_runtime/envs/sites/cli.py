@@ -1,4 +1,4 @@
-"""`pathwise sites generate | serve | check`: the contract sites' data, contracts, audit, servers."""
+"""`pathwise sites generate | serve | check`: contract-site data, contracts, audit, servers."""
 
 from __future__ import annotations
 
@@ -42,14 +42,18 @@ def generate(
     split = split_of(world)
     write_contracts(contracts, out / "contracts" / "all.jsonl")
     for name in ("train", "dev", "test"):
-        write_contracts([c for c in contracts if split[c.base_task_id] == name],
-                        out / "contracts" / f"{name}.jsonl")
+        write_contracts(
+            [c for c in contracts if split[c.base_task_id] == name],
+            out / "contracts" / f"{name}.jsonl",
+        )
     (out / "audit.json").write_text(json.dumps(report, indent=2) + "\n")
     (out / "audit.md").write_text(audit_markdown(report))
     typer.echo(
-        f"{report['base_tasks']} base tasks, {report['contracts']} contracts on {report['websites']} "
-        f"sites; task audit {report['task_audit_pass']}/{report['base_tasks']}, pairing audit "
-        f"{report['pairing_audit_pass']}/{report['contracts']}; split {report['strata']['split_contracts']}"
+        f"{report['base_tasks']} base tasks, {report['contracts']} contracts on "
+        f"{report['websites']} sites; "
+        f"task audit {report['task_audit_pass']}/{report['base_tasks']}, pairing audit "
+        f"{report['pairing_audit_pass']}/{report['contracts']}; "
+        f"split {report['strata']['split_contracts']}"
     )
     if report["task_failures"] or report["pairing_failures"]:
         raise typer.Exit(1)
@@ -88,7 +92,9 @@ def serve(
     with SiteWorld(world) as w:
         for name, url in w.urls.items():
             typer.echo(f"{name:<10} {url}")
-        typer.echo(f"{'search':<10} {w.search_url}/search?q=...   maps: {w.search_url}/maps?q=...&near=...")
+        typer.echo(
+            f"{'search':<10} {w.search_url}/search?q=...   maps: {w.search_url}/maps?q=...&near=..."
+        )
         try:
             while True:
                 time.sleep(1)

@@ -44,7 +44,9 @@ def page_matches(site: SiteData, item: Item, page: str, url: str, text: str) -> 
     return pid is not None and path == f"/p/{page}/{pid}"
 
 
-def observed(site: SiteData, item: Item, page: str, label: str, steps: Sequence[StepRow]) -> str | None:
+def observed(
+    site: SiteData, item: Item, page: str, label: str, steps: Sequence[StepRow]
+) -> str | None:
     """The value of `label` seen on `item`'s `page` in `steps` (None when never seen)."""
     value = fact_of(site, item, page, label)
     if value is None:
@@ -64,18 +66,25 @@ def observed(site: SiteData, item: Item, page: str, label: str, steps: Sequence[
     return None
 
 
-def _well_formed(form: dict[str, Any], fields: list[str], site: SiteData, min_alt: int) -> list[str]:
+def _well_formed(
+    form: dict[str, Any], fields: list[str], site: SiteData, min_alt: int
+) -> list[str]:
     bad = []
     for f in fields:
         v = form.get(f)
         if f == "selection":
             ok = isinstance(v, str) and bool(ITEM_ID.match(v)) and site.item(v) is not None
         elif f == "alternatives":
-            ok = (isinstance(v, list) and all(isinstance(a, str) and ITEM_ID.match(a) for a in v)
-                  and len(v) >= min_alt and form.get("selection") not in v)
+            ok = (
+                isinstance(v, list)
+                and all(isinstance(a, str) and ITEM_ID.match(a) for a in v)
+                and len(v) >= min_alt
+                and form.get("selection") not in v
+            )
         elif f == "support":
-            ok = (isinstance(v, list) and bool(v) and all(isinstance(x, str) and x.strip() for x in v)) or (
-                isinstance(v, str) and bool(v.strip()))
+            ok = (
+                isinstance(v, list) and bool(v) and all(isinstance(x, str) and x.strip() for x in v)
+            ) or (isinstance(v, str) and bool(v.strip()))
         elif f == "verdict":
             ok = v in ("yes", "no")
         elif f == "caveat":
@@ -110,7 +119,9 @@ def score(
         answer_ok = False
         reasons.append("answer: no JSON answer object")
     else:
-        bad = _well_formed(form, contract.answer_schema.fields, site, contract.answer_schema.min_alternatives)
+        bad = _well_formed(
+            form, contract.answer_schema.fields, site, contract.answer_schema.min_alternatives
+        )
         answer_ok = not bad
         if bad:
             reasons.append(f"answer: missing or malformed {', '.join(bad)}")
@@ -127,12 +138,15 @@ def score(
         ok = True
         if ins.kind == "item_attr" and item is not None:
             ok = satisfies(site, item, ins) and all(
-                (alt := site.item(a)) is not None and satisfies(site, alt, ins) for a in alts)
+                (alt := site.item(a)) is not None and satisfies(site, alt, ins) for a in alts
+            )
         elif ins.kind == "item_best" and item is not None:
             ok = item.id in gold.valid
         elif ins.kind == "answer_matches_gold":
             field = ins.field or "value"
-            ok = form is not None and _norm(form.get(field, "")) == _norm(gold.expected.get(field, "\0"))
+            ok = form is not None and _norm(form.get(field, "")) == _norm(
+                gold.expected.get(field, "\0")
+            )
         elif ins.kind == "trace_never_visits":
             ok = not any(urlparse(s.observation.url).path.startswith(str(ins.value)) for s in steps)
         if not ok:
@@ -146,12 +160,18 @@ def score(
     else:
         for o in contract.evidence_obligations:
             if o.min_items > 1:
-                pages = {urlparse(s.observation.url).path for s in seen
-                         if urlparse(s.observation.url).path.startswith("/item/")
-                         and "Item no.:" in s.observation.page_text}
+                pages = {
+                    urlparse(s.observation.url).path
+                    for s in seen
+                    if urlparse(s.observation.url).path.startswith("/item/")
+                    and "Item no.:" in s.observation.page_text
+                }
                 ok = len(pages) >= o.min_items
             else:
-                ok = o.fact is not None and observed(site, item, o.page or "item", o.fact, seen) is not None
+                ok = (
+                    o.fact is not None
+                    and observed(site, item, o.page or "item", o.fact, seen) is not None
+                )
             if not ok:
                 evidence_ok = False
                 reasons.append(f"evidence: {o.id} not observed before the answer")
@@ -163,5 +183,11 @@ def score(
         if value is None or value in b.open_values:
             blocker_ok = False
             reasons.append(f"blocker: {b.id} ({b.text}) left unresolved")
-    return Gates(terminal=terminal_ok, hard=hard_ok, evidence=evidence_ok, answer=answer_ok,
-                 blocker=blocker_ok, reasons=reasons)
+    return Gates(
+        terminal=terminal_ok,
+        hard=hard_ok,
+        evidence=evidence_ok,
+        answer=answer_ok,
+        blocker=blocker_ok,
+        reasons=reasons,
+    )

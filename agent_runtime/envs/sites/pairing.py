@@ -27,15 +27,22 @@ SPLIT_SEED = 20260606
 SPLIT_SHARES = (("train", 10), ("dev", 2), ("test", 4))  # of 16 base tasks per site (Table 11)
 RECOMMEND = ("select", "compare", "plan")
 # Where a site's authority lives (trust-first goes there) and its total-cost fact, if any.
-TRUST_PAGE = {"shop": ("Seller rating", "seller"), "booking": ("Total for 3 nights", "fees"),
-              "docs": ("Latest firmware", "notes"), "directory": (None, "map")}
+TRUST_PAGE = {
+    "shop": ("Seller rating", "seller"),
+    "booking": ("Total for 3 nights", "fees"),
+    "docs": ("Latest firmware", "notes"),
+    "directory": (None, "map"),
+}
 TOTAL_COST = {"shop": ("Shipping", "item"), "booking": ("Total for 3 nights", "fees")}
 
 Applies = Callable[[BaseTask, Gold, SiteData], bool]
 APPLICABLE: dict[str, Applies] = {
-    "trust_first_verifier": lambda t, g, s: "verification" in g.routes and TRUST_PAGE[s.name][0] is not None,
-    "spec_exact_researcher": lambda t, g, s: sum(
-        1 for h in t.hard_constraints if h.inspect and h.inspect.kind == "item_attr") >= 3,
+    "trust_first_verifier": lambda t, g, s: (
+        "verification" in g.routes and TRUST_PAGE[s.name][0] is not None
+    ),
+    "spec_exact_researcher": lambda t, g, s: (
+        sum(1 for h in t.hard_constraints if h.inspect and h.inspect.kind == "item_attr") >= 3
+    ),
     "quality_first_explorer": lambda t, g, s: t.mode in RECOMMEND and "stopping" in g.routes,
     "local_context_planner": lambda t, g, s: t.geographic,
     "urgent_pragmatist": lambda t, g, s: "stopping" in g.routes,
@@ -44,7 +51,9 @@ APPLICABLE: dict[str, Applies] = {
     "safety_privacy_guardian": lambda t, g, s: s.modal or any(i.wall == "login" for i in s.items),
     "diversity_explorer": lambda t, g, s: t.mode in RECOMMEND and len(g.valid) >= 2,
     "deal_hunter": lambda t, g, s: t.mode in RECOMMEND and s.name in TOTAL_COST,
-    "sustainability_minded": lambda t, g, s: t.mode in RECOMMEND and s.name in ("shop", "directory"),
+    "sustainability_minded": lambda t, g, s: (
+        t.mode in RECOMMEND and s.name in ("shop", "directory")
+    ),
     "accessibility_seeker": lambda t, g, s: True,
     "convenience_novice": lambda t, g, s: s.modal,
     "budget_optimizer": lambda t, g, s: t.mode in RECOMMEND and s.name in TOTAL_COST,
@@ -72,9 +81,14 @@ def persona_additions(
     alternatives = 0
     links = site.related_links
     if persona in ("quality_first_explorer", "diversity_explorer", "deal_hunter"):
-        extra.append(EvidenceObligation(
-            id="e_compare_two", text="At least two candidates' own pages inspected before answering",
-            page="item", min_items=2))
+        extra.append(
+            EvidenceObligation(
+                id="e_compare_two",
+                text="At least two candidates' own pages inspected before answering",
+                page="item",
+                min_items=2,
+            )
+        )
     if persona == "diversity_explorer":
         alternatives = 1
     if persona == "trust_first_verifier":
@@ -92,9 +106,13 @@ def persona_additions(
             if ins and ins.kind == "item_attr" and ins.field:
                 extra.append(need(ins.field, ins.page, links.get(ins.page)))
     if persona == "safety_privacy_guardian":
-        hard.append(HardConstraint(
-            id="h_no_login", text="Never opens a sign-in page or types credentials",
-            inspect=Inspect(kind="trace_never_visits", value="/login")))
+        hard.append(
+            HardConstraint(
+                id="h_no_login",
+                text="Never opens a sign-in page or types credentials",
+                inspect=Inspect(kind="trace_never_visits", value="/login"),
+            )
+        )
     have = {o.id for o in task.evidence}
     uniq: list[EvidenceObligation] = []
     for o in extra:

@@ -70,7 +70,9 @@ def load_world(seed: int, data: Path | None = None) -> World:
     if data is not None:
         world = load_model_file(data, World)
         if world.seed != seed:
-            raise DataFileError(f"{data}: field 'seed': {world.seed} does not match the contract's {seed}")
+            raise DataFileError(
+                f"{data}: field 'seed': {world.seed} does not match the contract's {seed}"
+            )
         return world
     return generate_world(seed)
 

@@ -26,9 +26,52 @@ MAP_RESULTS = 8
 TEMPLATES = Path(__file__).parent / "templates"
 # Request boilerplate as well as function words: "find", "compare", "under" name no thing.
 _STOP = frozenset(
-    "a an the and or for of to in on at with by is it my what does do that this from find "
-    "compare recommend check whether plan under including all least most within one best "
-    "whose which has have are per its give".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "for",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "with",
+        "by",
+        "is",
+        "it",
+        "my",
+        "what",
+        "does",
+        "do",
+        "that",
+        "this",
+        "from",
+        "find",
+        "compare",
+        "recommend",
+        "check",
+        "whether",
+        "plan",
+        "under",
+        "including",
+        "all",
+        "least",
+        "most",
+        "within",
+        "one",
+        "best",
+        "whose",
+        "which",
+        "has",
+        "have",
+        "are",
+        "per",
+        "its",
+        "give",
+    ]
 )
 
 
@@ -53,7 +96,9 @@ class Index:
             hit = q & ts
             alpha = sum(self.idf.get(t, 0.0) for t in hit & words_q)
             # Numbers help ranking (error codes, versions) but never decide what is listed.
-            scored.append((alpha, alpha + 0.5 * sum(self.idf.get(t, 0.0) for t in hit - words_q), i))
+            scored.append(
+                (alpha, alpha + 0.5 * sum(self.idf.get(t, 0.0) for t in hit - words_q), i)
+            )
         top = max((a for a, _, _ in scored), default=0.0)
         # Results far below the best match are noise a real engine would not list.
         keep = [(s, i) for a, s, i in scored if s > 0 and a >= RELEVANCE_CUT * top]
@@ -67,20 +112,47 @@ def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
     for name, site in world.sites.items():
         for it in site.items:
             snippet = " · ".join(f"{f}: {it.facts[f]}" for f in it.snippet)
-            docs.append({"title": it.title, "url": f"{site_urls[name]}/item/{it.id}", "site": site.title,
-                         "category": it.category, "snippet": snippet,
-                         "text": f"{it.title} {it.category} {' '.join(f'{k} {v}' for k, v in it.facts.items())} {site.title}"})
+            docs.append(
+                {
+                    "title": it.title,
+                    "url": f"{site_urls[name]}/item/{it.id}",
+                    "site": site.title,
+                    "category": it.category,
+                    "snippet": snippet,
+                    "text": " ".join(
+                        [
+                            it.title,
+                            it.category,
+                            *(f"{k} {v}" for k, v in it.facts.items()),
+                            site.title,
+                        ]
+                    ),
+                }
+            )
     index = Index(docs)
-    places = [(it, world.sites["directory"].page(it.related["map"]))
-              for it in world.sites["directory"].items] if "directory" in world.sites else []
-    map_index = Index([{"i": i, "text": f"{it.title} {it.category} {it.facts.get('Neighborhood', '')}"}
-                       for i, (it, _) in enumerate(places)])
+    places = (
+        [
+            (it, world.sites["directory"].page(it.related["map"]))
+            for it in world.sites["directory"].items
+        ]
+        if "directory" in world.sites
+        else []
+    )
+    map_index = Index(
+        [
+            {"i": i, "text": f"{it.title} {it.category} {it.facts.get('Neighborhood', '')}"}
+            for i, (it, _) in enumerate(places)
+        ]
+    )
     dir_url = site_urls.get("directory", "")
 
     @app.get("/", response_class=HTMLResponse)
     def home(request: Request) -> Response:
-        return templates.TemplateResponse(request, "search.html", {"site_title": "Local search", "q": "",
-                                                                   "rows": [], "page": 1, "pages": 1, "n": 0})
+        return templates.TemplateResponse(
+            request,
+            "search.html",
+            {"site_title": "Local search", "q": "", "rows": [], "page": 1, "pages": 1, "n": 0},
+        )
 
     @app.get("/search", response_class=HTMLResponse)
     def search(request: Request, q: str = "", page: int = 1) -> Response:
@@ -88,23 +160,53 @@ def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
         pages = max(1, math.ceil(len(hits) / PAGE_SIZE))
         page = min(max(page, 1), pages)
         rows = hits[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
-        return templates.TemplateResponse(request, "search.html", {
-            "site_title": "Local search", "q": q, "rows": rows, "page": page, "pages": pages, "n": len(hits)})
+        return templates.TemplateResponse(
+            request,
+            "search.html",
+            {
+                "site_title": "Local search",
+                "q": q,
+                "rows": rows,
+                "page": page,
+                "pages": pages,
+                "n": len(hits),
+            },
+        )
 
     @app.get("/maps", response_class=HTMLResponse)
-    def maps(request: Request, q: str = "", near: str = "") -> Response:
+    def maps(request: Request, q: str = "", near: str = "", page: int = 1) -> Response:
         hits = [places[d["i"]] for d in map_index.rank(q)]
         if near:
             # A map orders places by how far they are from where the user is.
             key = f"Distance from {near}"
             hits.sort(key=lambda p: number_in(p[1].facts.get(key, "")) if p[1] else 1e9)
-        hits = hits[:MAP_RESULTS]
+        pages = max(1, math.ceil(len(hits) / MAP_RESULTS))
+        page = min(max(page, 1), pages)
+        hits = hits[(page - 1) * MAP_RESULTS : page * MAP_RESULTS]
         rows = []
         for it, mp in hits:
-            facts = {k: v for k, v in (mp.facts.items() if mp else []) if not near or k.endswith(near)}
-            rows.append({"title": it.title, "url": f"{dir_url}/item/{it.id}",
-                         "address": it.facts.get("Address", ""), "facts": facts})
-        return templates.TemplateResponse(request, "maps.html", {
-            "site_title": "Local maps", "q": q, "near": near, "rows": rows})
+            facts = {
+                k: v for k, v in (mp.facts.items() if mp else []) if not near or k.endswith(near)
+            }
+            rows.append(
+                {
+                    "title": it.title,
+                    "url": f"{dir_url}/item/{it.id}",
+                    "address": it.facts.get("Address", ""),
+                    "facts": facts,
+                }
+            )
+        return templates.TemplateResponse(
+            request,
+            "maps.html",
+            {
+                "site_title": "Local maps",
+                "q": q,
+                "near": near,
+                "rows": rows,
+                "page": page,
+                "pages": pages,
+            },
+        )
 
     return app

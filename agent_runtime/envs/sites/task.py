@@ -20,17 +20,22 @@ from agent_runtime.envs.sites.runtime import SiteWorld, shared_world
 
 
 class ContractSiteTask(WebTask):
-    def __init__(self, contract: IntentContract, world: SiteWorld | None = None,
-                 data: Path | None = None) -> None:
+    def __init__(
+        self, contract: IntentContract, world: SiteWorld | None = None, data: Path | None = None
+    ) -> None:
         env = contract.env
         if env.kind != "local_site" or not env.site or not env.task:
-            raise ValueError(f"contract {contract.contract_id}: env needs kind local_site, site and task")
+            raise ValueError(
+                f"contract {contract.contract_id}: env needs kind local_site, site and task"
+            )
         self.contract = contract
         if data is None and os.environ.get("PATHWISE_SITES_DATA"):
             data = Path(os.environ["PATHWISE_SITES_DATA"])  # a world.json instead of the seed
         self.world = world or shared_world(env.seed or 0, data)
         if env.site not in self.world.world.sites:
-            raise ValueError(f"contract {contract.contract_id}: field 'env.site': unknown site {env.site!r}")
+            raise ValueError(
+                f"contract {contract.contract_id}: field 'env.site': unknown site {env.site!r}"
+            )
         self.base = self.world.world.task(env.task)
         self.site = self.world.world.sites[env.site]
         self.gold = self.world.world.gold[env.task]
@@ -50,7 +55,9 @@ class ContractSiteTask(WebTask):
                 if attempt == 2 or "interrupted" not in str(e):
                     raise
                 page.wait_for_load_state("domcontentloaded")
-        return TaskSetup(goal=self.contract.request, info={"site": self.site.name, "task": self.base.id})
+        return TaskSetup(
+            goal=self.contract.request, info={"site": self.site.name, "task": self.base.id}
+        )
 
     def validate(self, page: Any) -> TaskStatus:
         return TaskStatus(done=False, reason="the top layer decides when to finish")

@@ -21,7 +21,9 @@ from agent_runtime.envs.sites.model import BaseTask, Gold, Item, SiteData, World
 from agent_runtime.envs.sites.shop.generate import build as build_shop
 
 DEFAULT_SEED = 20260614
-RECIPES: dict[str, Callable[[random.Random], tuple[SiteData, list[tuple[BaseTask, dict[str, Any]]]]]] = {
+RECIPES: dict[
+    str, Callable[[random.Random], tuple[SiteData, list[tuple[BaseTask, dict[str, Any]]]]]
+] = {
     "shop": build_shop,
     "directory": build_directory,
     "booking": build_booking,
@@ -31,11 +33,16 @@ RECIPES: dict[str, Callable[[random.Random], tuple[SiteData, list[tuple[BaseTask
 
 def valid_items(site: SiteData, task: BaseTask) -> list[Item]:
     """Items satisfying every item_attr constraint, then the best by any item_best criterion."""
-    attrs = [h.inspect for h in task.hard_constraints if h.inspect and h.inspect.kind == "item_attr"]
+    attrs = [
+        h.inspect for h in task.hard_constraints if h.inspect and h.inspect.kind == "item_attr"
+    ]
     out = [i for i in site.items if all(satisfies(site, i, a) for a in attrs)]  # type: ignore[arg-type]
     # An item whose material blocker stays open cannot pass the blocker gate: not a valid pick.
-    out = [i for i in out
-           if all(fact_of(site, i, b.page, b.fact) not in b.open_values for b in task.blockers)]
+    out = [
+        i
+        for i in out
+        if all(fact_of(site, i, b.page, b.fact) not in b.open_values for b in task.blockers)
+    ]
     for h in task.hard_constraints:
         ins = h.inspect
         if ins is None or ins.kind != "item_best" or not out:

@@ -1,4 +1,4 @@
-"""Load a local app's data file (JSON) into pydantic models, naming file, record and field on error."""
+"""Load a local app's data file (JSON) into pydantic models; errors name the file and field."""
 
 from __future__ import annotations
 

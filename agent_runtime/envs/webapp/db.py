@@ -80,7 +80,9 @@ class SqliteStore:
             self._conn.commit()
         return len(values)
 
-    def seed(self, tables: dict[str, tuple[type[BaseModel], str | None, Sequence[BaseModel]]]) -> None:
+    def seed(
+        self, tables: dict[str, tuple[type[BaseModel], str | None, Sequence[BaseModel]]]
+    ) -> None:
         """Create and fill several tables: {name: (model, primary key or None, rows)}."""
         for name, (model, key, rows) in tables.items():
             self.create_table(name, model, key)

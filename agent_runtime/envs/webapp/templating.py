@@ -19,7 +19,9 @@ def shared_template_dir() -> Path:
 
 def make_templates(*dirs: str | Path) -> Jinja2Templates:
     """Templates from `dirs` (searched in order), then the shared ones; undefined names fail."""
-    loader = ChoiceLoader([FileSystemLoader([str(d) for d in dirs]), FileSystemLoader(str(shared_template_dir()))])
+    loader = ChoiceLoader(
+        [FileSystemLoader([str(d) for d in dirs]), FileSystemLoader(str(shared_template_dir()))]
+    )
     env = Environment(
         loader=loader,
         autoescape=select_autoescape(["html", "jinja"]),

@@ -26,6 +26,7 @@ PRODUCTS = {
     "Printers": ["InkJet P210 printer", "LaserJet L450 printer", "PhotoPro X9 printer"],
     "Smart plugs": ["Plug Mini S1", "Plug Duo S2", "Plug Outdoor S3"],
 }
+WHEN = ("after update", "on start-up", "when connecting", "keeps returning")
 FIRMWARE = ("2.1", "2.4", "3.0", "3.2")
 FIXES = (
     "Hold the reset button for 10 seconds, then restore the saved settings.",
@@ -37,8 +38,24 @@ FIXES = (
     "Re-seat the cartridge and run the head-cleaning cycle twice.",
     "Update the companion app, then sign out and back in.",
 )
-MODES = ["troubleshoot", "lookup", "troubleshoot", "verify", "troubleshoot", "lookup", "troubleshoot", "verify",
-         "troubleshoot", "lookup", "troubleshoot", "verify", "troubleshoot", "lookup", "troubleshoot", "verify"]
+MODES = [
+    "troubleshoot",
+    "lookup",
+    "troubleshoot",
+    "verify",
+    "troubleshoot",
+    "lookup",
+    "troubleshoot",
+    "verify",
+    "troubleshoot",
+    "lookup",
+    "troubleshoot",
+    "verify",
+    "troubleshoot",
+    "lookup",
+    "troubleshoot",
+    "verify",
+]
 BLOCKED_SLOTS = {2, 9}
 NOTES_LINK = "Release notes"
 
@@ -48,18 +65,30 @@ class DocsBuilder:
         self.rng = rng
         self.cat = Catalog(PREFIX, rng)
         self.notes = {
-            p: self.cat.page("notes", f"{p} release notes", {
-                "Product": p, "Latest firmware": rng.choice(["3.2", "3.3", "3.4"]),
-                "Known issues": rng.choice(["Wi-Fi drops after sleep", "Slow pairing", "None listed"]),
-            })
-            for ps in PRODUCTS.values() for p in ps
+            p: self.cat.page(
+                "notes",
+                f"{p} release notes",
+                {
+                    "Product": p,
+                    "Latest firmware": rng.choice(["3.2", "3.3", "3.4"]),
+                    "Known issues": rng.choice(
+                        ["Wi-Fi drops after sleep", "Slow pairing", "None listed"]
+                    ),
+                },
+            )
+            for ps in PRODUCTS.values()
+            for p in ps
         }
 
-    def article(self, category: str, product: str, code: str, fw: str, fix: str, wall: Any = None) -> Any:
+    def article(
+        self, category: str, product: str, code: str, fw: str, fix: str, wall: Any = None
+    ) -> Any:
         rng = self.rng
         title = self.cat.unique_title(
-            lambda: f"{product} — error {code} {rng.choice(['after update', 'on start-up', 'when connecting', 'keeps returning'])}"
-            + ("" if rng.random() < 0.5 else f" ({rng.randint(2, 9)})")
+            lambda: (
+                f"{product} — error {code} {rng.choice(WHEN)}"
+                + ("" if rng.random() < 0.5 else f" ({rng.randint(2, 9)})")
+            )
         )
         facts = {
             "Product": product,
@@ -68,8 +97,14 @@ class DocsBuilder:
             "Fix": fix,
             "Updated": f"{rng.choice(['Jan', 'Mar', 'Jun', 'Sep'])} {rng.choice([2025, 2026])}",
         }
-        return self.cat.add(title, category, facts, ["Product", "Error code", "Applies to firmware"],
-                            related={"notes": self.notes[product].id}, wall=wall)
+        return self.cat.add(
+            title,
+            category,
+            facts,
+            ["Product", "Error code", "Applies to firmware"],
+            related={"notes": self.notes[product].id},
+            wall=wall,
+        )
 
     def task(self, slot: int) -> tuple[BaseTask, dict[str, Any]]:
         rng = self.rng
@@ -90,39 +125,72 @@ class DocsBuilder:
         extra: dict[str, Any] = {}
         blockers: list[Any] = []
         if mode == "troubleshoot":
-            request = (f"My {product} shows error {code} since I updated to firmware {fw}. "
-                       "What fix does the help center give?")
+            request = (
+                f"My {product} shows error {code} since I updated to firmware {fw}. "
+                "What fix does the help center give?"
+            )
             goal = "Report the fix from the article that matches the product, code and firmware."
-            hard = [attr("Product", "eq", product, f"About the {product}"),
-                    attr("Error code", "eq", code, f"Error {code}"),
-                    attr("Applies to firmware", "eq", fw, f"Applies to firmware {fw}"),
-                    gold_answer("value", "The fix that article gives")]
+            hard = [
+                attr("Product", "eq", product, f"About the {product}"),
+                attr("Error code", "eq", code, f"Error {code}"),
+                attr("Applies to firmware", "eq", fw, f"Applies to firmware {fw}"),
+                gold_answer("value", "The fix that article gives"),
+            ]
             evidence = [need("Error code"), need("Applies to firmware"), need("Fix")]
             if has_blocker:
-                blockers = [blocker("b_firmware", "Firmware applicability is unknown", "Applies to firmware", ["Unspecified"])]
+                blockers = [
+                    blocker(
+                        "b_firmware",
+                        "Firmware applicability is unknown",
+                        "Applies to firmware",
+                        ["Unspecified"],
+                    )
+                ]
             answer = evidence_answer("value", value_fact="Fix")
         elif mode == "lookup":
-            request = f'What is the latest firmware for the product that "{gold.title}" covers, per its release notes?'
+            request = (
+                f'What is the latest firmware for the product that "{gold.title}" covers, '
+                "per its release notes?"
+            )
             goal = "Report the latest firmware version shown in the release notes."
-            hard = [gold_answer("selection", "The article named in the request"),
-                    gold_answer("value", "The latest firmware the release notes show")]
+            hard = [
+                gold_answer("selection", "The article named in the request"),
+                gold_answer("value", "The latest firmware the release notes show"),
+            ]
             evidence = [need("Latest firmware", "notes", NOTES_LINK)]
             answer = evidence_answer("value", value_fact="Latest firmware")
             extra = {"subject": gold.id}
         else:
-            request = f'Check whether the article "{gold.title}" applies to firmware {fw} and was updated in 2026.'
+            request = (
+                f'Check whether the article "{gold.title}" applies to firmware {fw} '
+                "and was updated in 2026."
+            )
             goal = "Say whether both claims hold, citing the article."
-            hard = [gold_answer("selection", "The article named in the request"),
-                    gold_answer("verdict", "The verdict matches what the article shows")]
+            hard = [
+                gold_answer("selection", "The article named in the request"),
+                gold_answer("verdict", "The verdict matches what the article shows"),
+            ]
             evidence = [need("Applies to firmware"), need("Updated")]
             answer = evidence_answer("verdict")
-            extra = {"subject": gold.id, "claims": [
-                attr("Applies to firmware", "eq", fw, f"Applies to firmware {fw}"),
-                attr("Updated", "contains", "2026", "Updated in 2026")]}
+            extra = {
+                "subject": gold.id,
+                "claims": [
+                    attr("Applies to firmware", "eq", fw, f"Applies to firmware {fw}"),
+                    attr("Updated", "contains", "2026", "Updated in 2026"),
+                ],
+            }
         task = BaseTask(
-            id=f"docs-{slot + 1:02d}", site=NAME, mode=mode, request=request, goal=goal,
-            hard_constraints=hard, soft_preferences=["Official instructions"],
-            claims=extra.pop("claims", []), blockers=blockers, evidence=evidence, answer=answer,
+            id=f"docs-{slot + 1:02d}",
+            site=NAME,
+            mode=mode,
+            request=request,
+            goal=goal,
+            hard_constraints=hard,
+            soft_preferences=["Official instructions"],
+            claims=extra.pop("claims", []),
+            blockers=blockers,
+            evidence=evidence,
+            answer=answer,
             difficulty=1 + slot % 4,
         )
         return task, extra
@@ -132,7 +200,12 @@ def build(rng: random.Random) -> tuple[SiteData, list[tuple[BaseTask, dict[str, 
     b = DocsBuilder(rng)
     tasks = [b.task(slot) for slot in range(len(MODES))]
     data = SiteData(
-        name=NAME, title="Helpdesk Docs", item_noun="article", categories=list(PRODUCTS),
-        related_links={"notes": NOTES_LINK}, items=b.cat.items, pages=b.cat.pages,
+        name=NAME,
+        title="Helpdesk Docs",
+        item_noun="article",
+        categories=list(PRODUCTS),
+        related_links={"notes": NOTES_LINK},
+        items=b.cat.items,
+        pages=b.cat.pages,
     )
     return data, tasks
