@@ -104,3 +104,22 @@ def test_bad_contract_file_names_line_and_field(tmp_path) -> None:
         ContractFileError, match=r"c\.jsonl:2: field 'evidence_obligations\.0\.min_items'"
     ):
         load_contracts(path)
+
+
+def test_sites_cli_names_a_bad_data_file_and_generates_once(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from pathwise.cli import app
+
+    runner = CliRunner()
+    bad = tmp_path / "world.json"
+    bad.write_text('{"seed": 1, "sites": {}, "tasks": [{"id": 3}], "gold": {}}')
+    r = runner.invoke(app, ["sites", "check", str(bad)])
+    assert r.exit_code == 2 and "world.json: field 'tasks[0]" in r.output
+    out = tmp_path / "gen"
+    r = runner.invoke(app, ["sites", "generate", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert (out / "world.json").is_file() and (out / "contracts" / "test.jsonl").is_file()
+    assert "pairing audit 307/307" in r.output
+    r = runner.invoke(app, ["sites", "generate", "--out", str(out)])
+    assert r.exit_code == 2 and "never overwritten" in r.output
