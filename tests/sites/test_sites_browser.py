@@ -124,10 +124,10 @@ def test_gymnasium_env_drives_a_contract_and_miniwob() -> None:
         obs, info = env.reset(seed=0, options={"contract_id": "docs-04/explicit_control"})
         assert info["contract_id"] == "docs-04/explicit_control" and obs["goal"]
         title = json.loads(json.dumps(info["goal"])).split('"')[1]
-        obs, reward, term, trunc, info = env.step({"action": {"type": "search", "query": title}})
+        obs, _reward, term, _trunc, info = env.step({"action": {"type": "search", "query": title}})
         assert "/search" in obs["url"] and "repair:missing_fallback" in info["guard"] and not term
         label = next(el["label"] for el in obs["labels"] if el["text"] == title)
-        obs, reward, term, trunc, info = env.step({"action": {"type": "click", "target": label}})
+        obs, _reward, term, _trunc, info = env.step({"action": {"type": "click", "target": label}})
         assert "/item/" in obs["url"]
         facts = dict(line.split(": ", 1) for line in obs["page_text"].splitlines() if ": " in line)
         verdict = (
