@@ -11,7 +11,6 @@ withholds the answer until every evidence obligation is covered for the item it 
 
 from __future__ import annotations
 
-import json
 from urllib.parse import parse_qs, urlparse
 
 from agent_runtime.contracts.history import RecentHistory
@@ -19,6 +18,7 @@ from agent_runtime.contracts.intent import IntentContract
 from agent_runtime.contracts.observation import Observation
 from agent_runtime.contracts.top_state import EvidenceItem, TopState
 from agent_runtime.top.commands import Command, Target, quoted_strings
+from agent_runtime.top.contract_answer import compose_answer
 from agent_runtime.top.contract_reading import Candidate, check, number, overlap, shares_entity
 from agent_runtime.top.page_reading import Result, facts_in, item_no, map_blocks, results_in
 
@@ -220,37 +220,10 @@ class ContractTop:
         return None
 
     def _answer(self, chosen: Candidate, others: list[Candidate]) -> TopState | None:
-        c = self.contract
         if self._missing(chosen):  # never answer before every obligation is covered
             return None
-        support = [
-            f"{o.fact}: {chosen.pages.get(o.page or 'item', {}).get(o.fact, '')}"
-            for o in c.evidence_obligations
-            if o.fact
-        ]
-        form: dict[str, object] = {"selection": chosen.id, "support": support or [chosen.title]}
-        fields = c.answer_schema.fields
-        if "value" in fields and c.answer_schema.value_fact:
-            vf = c.answer_schema.value_fact
-            page = next((o.page or "item" for o in c.evidence_obligations if o.fact == vf), "item")
-            form["value"] = chosen.pages.get(page, {}).get(vf, "")
-        if "verdict" in fields:
-            ok = all(
-                check(
-                    h.inspect, chosen.pages.get(h.inspect.page, {}).get(h.inspect.field or "", "\0")
-                )
-                for h in c.claims
-                if h.inspect
-            )
-            form["verdict"] = "yes" if ok else "no"
-        if "caveat" in fields:
-            prefs = "; ".join(c.soft_preferences)
-            form["caveat"] = f"Preferences not verified: {prefs}" if prefs else "none"
-        if "alternatives" in fields:
-            form["alternatives"] = [o.id for o in others]
-        return self._state(
-            "answer", "Every evidence obligation is covered.", answer=json.dumps(form)
-        )
+        text = compose_answer(self.contract, chosen, others)
+        return self._state("answer", "Every evidence obligation is covered.", answer=text)
 
     def _missing(self, chosen: Candidate | None = None) -> list[str]:
         chosen = chosen or (self.cands.get(self.current) if self.current else None)
