@@ -6,6 +6,7 @@ reports "done": the top layer alone finalizes, and `score` applies Eq. 4's gates
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,8 @@ from agent_runtime.contracts.step_row import Gates, StepRow
 from agent_runtime.envs.base import TaskSetup, TaskStatus, WebTask
 from agent_runtime.envs.sites import gates
 from agent_runtime.envs.sites.runtime import SiteWorld, shared_world
+
+LOAD_TIMEOUT_MS = 10_000
 
 
 class ContractSiteTask(WebTask):
@@ -60,6 +63,10 @@ class ContractSiteTask(WebTask):
         )
 
     def validate(self, page: Any) -> TaskStatus:
+        # A click that navigates returns before the next document is parsed; observing then
+        # would read half a page. Let the document finish loading (bounded) first.
+        with contextlib.suppress(Exception):
+            page.wait_for_load_state("load", timeout=LOAD_TIMEOUT_MS)
         return TaskStatus(done=False, reason="the top layer decides when to finish")
 
     def teardown(self, page: Any) -> None:
