@@ -64,7 +64,8 @@ def render(results: dict[str, Any]) -> str:
         f"Mean {_num(t['mean_s'])} s, median {_num(t['median_s'])} s, p95 {_num(t['p95_s'])} s, "
         f"{_num(t['mean_steps'], '{:.1f}')} browser steps on average; "
         f"{_num(t.get('total_s'), '{:.0f}')} s "
-        f"in all with {results['workers']} worker(s).",
+        f"in all with {results['workers']} worker(s)."
+        + (f" Machine: {results['machine']}." if results.get("machine") else ""),
     ]
     for title, key in (
         ("site", "by_site"),
