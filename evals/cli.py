@@ -171,8 +171,10 @@ def live(
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     from evals.audit.cli import audit_app
+    from evals.contracts import cli as contracts_cli
     from evals.viewer.cli import view
 
     app.add_typer(eval_app, name="eval")
     app.command("view")(view)
     app.add_typer(audit_app, name="audit")
+    contracts_cli.register(bench_app)  # pathwise bench contracts
