@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from data_export import EXPORTER_VERSION
-from data_export.clauses.ast import clause_json_schema
+from planner.clause_ast import clause_json_schema
 from data_export.clauses.generator import generate
 from data_export.clauses.records import CLAUSE_SYSTEM_PROMPT, COLUMNS, build_record
 from data_export.dataset import save_splits

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from data_export.clauses.ast import Clause, clause_course_ids
+from planner.clause_ast import Clause, clause_course_ids
 
 # "MATH 220", "CS 61B", "BIOL 185L": a subject code, one space, a 1-4 digit number, optional suffix.
 COURSE_RE = re.compile(r"\b[A-Z]{2,5} \d{1,4}[A-Z]?\b")
