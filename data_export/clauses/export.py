@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from data_export import EXPORTER_VERSION
-from planner.clause_ast import clause_json_schema
 from data_export.clauses.generator import generate
 from data_export.clauses.records import CLAUSE_SYSTEM_PROMPT, COLUMNS, build_record
 from data_export.dataset import save_splits
@@ -30,6 +29,7 @@ from data_export.split import (
     assign,
     split_warnings,
 )
+from planner.clause_ast import clause_json_schema
 
 log = logging.getLogger(__name__)
 
