@@ -93,7 +93,7 @@ def _programs(tree, cur: _Cursor, y: PageYield) -> None:
             if node.tag == "h3":
                 label = text
                 continue
-            m = re.match(r"^([A-Z][\w ]{1,30}):\s*(.+)$", text, re.S)
+            m = re.match(r"^([A-Z][\w &/-]{1,40}):\s*(.+)$", text, re.S)
             lab, req = (m.group(1), m.group(2)) if m else (label, text)
             if COURSE_ID.search(req):
                 f = cur.fact(text, req)
@@ -138,7 +138,7 @@ def records(url: str, text: str, html: str) -> PageYield:
         if title_node is None:
             continue
         head = _t(title_node).strip()
-        m = re.match(r"^([A-Z]{2,5} \d{3}[A-Z]?)\.\s+(.+?)\.\s+(\d+(?:\.\d+)?) Units?\.?$", head)
+        m = re.match(r"^([A-Z]{2,5} \d{3}[A-Z]?)\.\s+(.+?)\.\s+(\d+(?:\.\d+)?) (Units?|Credits?)\.?$", head)
         if not m:
             continue
         cur.fact(head)

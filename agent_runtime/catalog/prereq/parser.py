@@ -199,7 +199,22 @@ def lift_consent(node):
 
 def parse_segment(text: str):
     """One segment to a node; raises ValueError when the grammar cannot type it."""
-    body = text.strip().rstrip(".").strip()
+    node = _parse_cached(text.strip().rstrip(".").strip())
+    if node is None:
+        raise ValueError(f"cannot type {text!r}")
+    return node
+
+
+@functools.lru_cache(maxsize=65536)
+def _parse_cached(body: str):
+    # Earley is the slow part of a run; the same prose recurs across policies and tracks.
+    try:
+        return _parse_uncached(body)
+    except ValueError:
+        return None
+
+
+def _parse_uncached(body: str):
     if not body:
         raise ValueError("empty segment")
     try:

@@ -1,6 +1,7 @@
 """Build a synthetic snapshot with gold, plain or masked: KnowPlan, "Masked-source recovery".
 
-Masked track: a stratified 10% of index pages (at least one; never the root) lose every direct
+Masked track: a stratified 10% of index pages (at least one; never the root, nor a top-level list
+that is the only page of its stratum) lose every direct
 link to them; the pages stay in the snapshot. An entity enters the masked denominator when none
 of its evidence pages is reachable from the root any more (it was reachable before masking).
 """
@@ -29,6 +30,9 @@ def choose_masked(site: Site, seed: int, share: float = MASK_SHARE) -> set[str]:
     for url, s in sorted(site.index_pages.items()):
         if url != site.root:
             strata.setdefault(s, []).append(url)
+    # Top-level lists (a stratum of one page) stay: masking one would hide a whole catalog.
+    if any(len(v) > 1 for v in strata.values()):
+        strata = {s: v for s, v in strata.items() if len(v) > 1}
     k = max(1, round(share * sum(len(v) for v in strata.values())))
     for v in strata.values():
         rng.shuffle(v)
