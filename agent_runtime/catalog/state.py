@@ -59,6 +59,10 @@ def _refs(text: str) -> list[str]:
     return out
 
 
+def _cursorless(url: str) -> str:
+    return re.sub(r"([?&])(page|cursor)=\d+&?", r"\1", url).rstrip("?&")
+
+
 class CatalogState:
     def __init__(self, root: str) -> None:
         self.root = root
@@ -164,8 +168,8 @@ class CatalogState:
 
     def _seen(self, url: str, what: str) -> int:
         if what == "pages":
-            base = url.split("?")[0]
-            return sum(1 for u in self.opened if u.split("?")[0] == base and u not in self.failed)
+            base = _cursorless(url)
+            return sum(1 for u in self.opened if _cursorless(u) == base and u not in self.failed)
         if what == "subjects":
             return len(self.subjects)
         if what == "programs":

@@ -19,7 +19,7 @@ SECTION_WORDS = re.compile(
 ARCHIVE_WORDS = re.compile(r"\b(archived?|archives|previous catalogs?)\b", re.I)
 SUBJECT_ANCHOR = re.compile(r"\(([A-Z]{2,5})\)$")
 PROGRAM_ANCHOR = re.compile(r"\b(Major|Minor|Concentration|Certificate)$")
-OLD_YEAR = re.compile(r"\b(19\d\d|20[01]\d|202[0-4])\b")
+OLD_YEAR = re.compile(r"(?<!\d)(19\d\d|20[01]\d|202[0-4])(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,8 @@ def resolve(base: str, href: str) -> str | None:
 def classify(url: str, text: str, here: str) -> Link:
     """The role of a link, from its anchor text and URL alone."""
     t = " ".join(text.split())
-    if ARCHIVE_WORDS.search(t) or ARCHIVE_WORDS.search(url) or OLD_YEAR.search(t + " " + url):
+    path = url.split("?")[0]  # a year in a query value (coid=2005) is an id, not a catalog year
+    if ARCHIVE_WORDS.search(t) or ARCHIVE_WORDS.search(path) or OLD_YEAR.search(t + " " + path):
         return Link(url, t, "archive")
     m = COURSE_ID.match(t)
     if m:

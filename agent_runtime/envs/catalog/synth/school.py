@@ -101,7 +101,7 @@ def _prereq(rng: random.Random, lower: list[str], math: list[str], labs: dict[st
     if cid in labs:
         return ConcurrentNode(course=labs[cid])
     if not lower or rng.random() < 0.15:
-        return None if rng.random() < 0.85 else PlacementNode(course=None)
+        return None
     pool = lower + [m for m in math if m not in lower][:3]
     shape = rng.choices(["one", "all", "any", "all_any", "choose", "standing"],
                         weights=[30, 20, 20, 15, 7, 8])[0]
@@ -126,6 +126,8 @@ def _prereq(rng: random.Random, lower: list[str], math: list[str], labs: dict[st
         node = AnyOfNode(items=[*items, ConsentNode(of="instructor")])
     elif r < 0.25 and isinstance(node, CourseNode):
         node = AnyOfNode(items=[node, EquivalentNode()])
+    elif r < 0.3 and isinstance(node, CourseNode):
+        node = AnyOfNode(items=[node, PlacementNode(course=node.course)])
     return node
 
 
