@@ -10,8 +10,13 @@ from pathlib import Path
 
 import typer
 
-app = typer.Typer(help="CatalogBrowse: frozen catalog snapshots, the agent, verify and eval.", no_args_is_help=True)
-snapshot_app = typer.Typer(help="Write a frozen snapshot (site/ is served, gold/ never is).", no_args_is_help=True)
+app = typer.Typer(
+    help="CatalogBrowse: frozen catalog snapshots, the agent, verify and eval.",
+    no_args_is_help=True,
+)
+snapshot_app = typer.Typer(
+    help="Write a frozen snapshot (site/ is served, gold/ never is).", no_args_is_help=True
+)
 app.add_typer(snapshot_app, name="snapshot")
 
 
@@ -30,7 +35,9 @@ def snapshot_synth(
     family: str = typer.Option(..., help="courseleaf | acalog | api | pdf | custom"),
     seed: int = typer.Option(0, help="institution seed (same seed, same school)"),
     out: Path = typer.Option(..., help="output directory: OUT/site and OUT/gold"),
-    masked: bool = typer.Option(False, help="masked-source track: hide a stratified 10% of index pages"),
+    masked: bool = typer.Option(
+        False, help="masked-source track: hide a stratified 10% of index pages"
+    ),
 ) -> None:
     """A seeded synthetic institution in one platform family, with its gold documents."""
     from agent_runtime.envs.catalog.synth.build import build_synth
@@ -40,15 +47,22 @@ def snapshot_synth(
         meta = build_synth(family, seed, out, masked)
     except ValueError as exc:
         _fail(str(exc))
-    typer.echo(f"{family} seed {seed} ({meta['track']}): {out / 'site'} (served), {out / 'gold'} "
-               f"(gold; {len(meta['masked_pages'])} masked pages, {len(meta['masked_entities'])} masked entities)")
+    typer.echo(
+        f"{family} seed {seed} ({meta['track']}): {out / 'site'} (served), {out / 'gold'} "
+        f"(gold; {len(meta['masked_pages'])} masked pages, {len(meta['masked_entities'])} masked "
+        "entities)"
+    )
 
 
 @snapshot_app.command("stolaf")
 def snapshot_stolaf(
     out: Path = typer.Option(..., help="output directory: OUT/site and OUT/gold"),
-    src: Path = typer.Option(Path("../shared/data/catalogs"), help="folder with stolaf-courses/ (real records)"),
-    docs: Path = typer.Option(Path("data/catalogs/stolaf"), help="the converted St. Olaf documents (gold)"),
+    src: Path = typer.Option(
+        Path("../shared/data/catalogs"), help="folder with stolaf-courses/ (real records)"
+    ),
+    docs: Path = typer.Option(
+        Path("data/catalogs/stolaf"), help="the converted St. Olaf documents (gold)"
+    ),
     masked: bool = typer.Option(False, help="masked-source track"),
 ) -> None:
     """St. Olaf College rendered from the real course records and requirement files."""
@@ -66,7 +80,9 @@ def snapshot_stolaf(
 @app.command("serve")
 def serve(
     directory: Path = typer.Argument(..., help="a snapshot directory (the one with manifest.json)"),
-    no_budget: bool = typer.Option(False, help="no page budget (for the exhaustive reference crawler)"),
+    no_budget: bool = typer.Option(
+        False, help="no page budget (for the exhaustive reference crawler)"
+    ),
 ) -> None:
     """Serve a snapshot through its precommit gate on 127.0.0.1 (a free port) until Ctrl-C."""
     from agent_runtime.envs.catalog.gate import Budgets
@@ -78,16 +94,22 @@ def serve(
     except SnapshotError as exc:
         _fail(str(exc))
     server.start()
-    typer.echo(f"serving {directory} at {server.url} (root {_gate.snapshot.manifest.root}); Ctrl-C stops")
+    typer.echo(
+        f"serving {directory} at {server.url} (root {_gate.snapshot.manifest.root}); Ctrl-C stops"
+    )
     server.serve_forever()
 
 
 @app.command("browse")
 def browse(
-    source: str = typer.Argument(..., help="gate URL (from `catalog serve`) or a snapshot directory"),
+    source: str = typer.Argument(
+        ..., help="gate URL (from `catalog serve`) or a snapshot directory"
+    ),
     out: Path = typer.Option(..., help="run directory: three documents, receipts, certificate"),
     policy: str = typer.Option("catalogbrowse", help="catalogbrowse | bfs | exhaustive"),
-    endpoint: str = typer.Option(None, help="clause model: OpenAI-compatible endpoint (vLLM, embedded)"),
+    endpoint: str = typer.Option(
+        None, help="clause model: OpenAI-compatible endpoint (vLLM, embedded)"
+    ),
     served_name: str = typer.Option(None, help="clause model: served model name at --endpoint"),
     model_dir: Path = typer.Option(None, help="clause model: run this checkpoint in-process"),
     adapter: Path = typer.Option(None, help="clause model: LoRA adapter for --model-dir"),
@@ -117,7 +139,9 @@ def browse(
     local = Path(source)
     if local.is_dir():
         try:
-            server, _ = serve_snapshot(local, Budgets(pages=None) if policy == "exhaustive" else None)
+            server, _ = serve_snapshot(
+                local, Budgets(pages=None) if policy == "exhaustive" else None
+            )
         except SnapshotError as exc:
             _fail(str(exc))
         with server:
@@ -128,8 +152,11 @@ def browse(
     else:
         result = run_browse(source, out, policy, model, progress=tick)
     bar.close()
-    typer.echo(f"{policy}: stopped by {result.stop} after {result.pages} pages, {result.model_calls} model "
-               f"calls; certificate {'holds' if result.certificate['holds'] else 'does NOT hold'}; {out}")
+    typer.echo(
+        f"{policy}: stopped by {result.stop} after {result.pages} pages, {result.model_calls} "
+        "model "
+        f"calls; certificate {'holds' if result.certificate['holds'] else 'does NOT hold'}; {out}"
+    )
 
 
 @app.command("verify")
@@ -178,8 +205,12 @@ def evaluate(
 @app.command("parse-prereq")
 def parse_prereq(
     text: str = typer.Argument(..., help="one prerequisite string"),
-    as_json: bool = typer.Option(False, "--json", help='exactly one JSON object: {"ast": ..., "unresolved": [...]}'),
-    model: bool = typer.Option(False, "--model", help="allow the clause-model fallback on untyped spans"),
+    as_json: bool = typer.Option(
+        False, "--json", help='exactly one JSON object: {"ast": ..., "unresolved": [...]}'
+    ),
+    model: bool = typer.Option(
+        False, "--model", help="allow the clause-model fallback on untyped spans"
+    ),
     endpoint: str = typer.Option(None, help="fallback: OpenAI-compatible endpoint"),
     served_name: str = typer.Option(None, help="fallback: served model name"),
     model_dir: Path = typer.Option(None, help="fallback: checkpoint run in-process"),

@@ -26,8 +26,8 @@ def _mount() -> None:
     # package cannot hide the others' --help.
     from agent_runtime import cli as runtime_cli
     from data_export import cli as export_cli
-    from pathwise import catalog_cli
     from evals import cli as evals_cli
+    from pathwise import catalog_cli
     from pathwise.demo import cli as demo_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli

@@ -67,7 +67,7 @@ class PlacementNode(BaseModel):
 
 
 class EquivalentNode(BaseModel):
-    """"or equivalent": an alternative the catalog leaves to the department to judge."""
+    """ "or equivalent": an alternative the catalog leaves to the department to judge."""
 
     model_config = _Strict
     kind: Literal["equivalent"] = "equivalent"
@@ -147,13 +147,29 @@ def clause_course_ids(clause: Clause) -> list[str]:
     return req + list(clause.recommended)
 
 
+def _plain(node: Any) -> Any:
+    """The schema without pydantic's annotations a grammar compiler does not need: no
+    discriminator mapping (each kind is a const already; llguidance rejects it beside a recursive
+    $ref), oneOf as anyOf, no titles or defaults."""
+    if isinstance(node, dict):
+        out = {}
+        for k, v in node.items():
+            if k in ("discriminator", "title", "default"):
+                continue
+            out["anyOf" if k == "oneOf" else k] = _plain(v)
+        return out
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node
+
+
 def clause_json_schema(identifiers: list[str] | None = None) -> dict[str, Any]:
     """The Clause JSON Schema; with `identifiers`, every course field is restricted to that enum.
 
     The restricted form is what a structured-decoding backend receives, so the model cannot emit a
     course that is not literally in its span.
     """
-    schema = Clause.model_json_schema()
+    schema = _plain(Clause.model_json_schema())
     if identifiers is None:
         return schema
     enum = {"type": "string", "enum": list(identifiers)}
@@ -239,11 +255,13 @@ CLAUSE_SYSTEM_PROMPT = (
     '{"kind":"course","course":ID}, {"kind":"concurrent","course":ID}, '
     '{"kind":"standing","level":"sophomore"|"junior"|"senior"|"graduate"}, '
     '{"kind":"consent","of":"instructor"|"department"}, {"kind":"placement"} or '
-    '{"kind":"placement","course":ID}, {"kind":"equivalent"}, {"kind":"all_of","items":[NODE, ...]}, '
+    '{"kind":"placement","course":ID}, {"kind":"equivalent"}, '
+    '{"kind":"all_of","items":[NODE, ...]}, '
     '{"kind":"any_of","items":[NODE, ...]}, {"kind":"choose_n","n":N,"items":[NODE, ...]}. '
     "Every ID must be copied exactly from the listed identifiers. A trailing consent alternative "
     "applies to the whole requirement; recommendations are not prerequisites."
 )
+
 
 def identifier_enum(span: str) -> list[str]:
     """Course identifiers literally present in `span`, in order of first appearance."""
@@ -267,5 +285,3 @@ def span_violations(clause: Clause, identifiers: list[str], span: str) -> list[s
 
 def user_text(span: str, identifiers: list[str]) -> str:
     return f"Span: {span}\nIdentifiers: {json.dumps(identifiers)}"
-
-

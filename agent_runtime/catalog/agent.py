@@ -104,8 +104,16 @@ def browse(
             state.fold(y)
             if policy == "catalogbrowse" and kind in scorer.stats:
                 scorer.observe(kind, _done(state) > before)
-            trace.append({"url": url, "kind": kind, "score": round(score, 4), "status": rev.status,
-                          "adapter": y.adapter, "failed": y.failed})
+            trace.append(
+                {
+                    "url": url,
+                    "kind": kind,
+                    "score": round(score, 4),
+                    "status": rev.status,
+                    "adapter": y.adapter,
+                    "failed": y.failed,
+                }
+            )
             if progress:
                 progress(len(state.opened))
 
@@ -136,8 +144,15 @@ def browse(
     if policy != "catalogbrowse":
         cert["conditions"]["fixed_point"] = False  # baselines do not run closure passes
         cert["holds"] = False
-    cert |= {"policy": policy, "stop": stop, "pages": len(state.opened), "model_calls": calls,
-             "snapshot_sha256": client.info["snapshot_sha256"], "root": root, "base_url": base_url}
+    cert |= {
+        "policy": policy,
+        "stop": stop,
+        "pages": len(state.opened),
+        "model_calls": calls,
+        "snapshot_sha256": client.info["snapshot_sha256"],
+        "root": root,
+        "base_url": base_url,
+    }
     with open(out / "receipts.jsonl", "w") as f:
         for r in receipts:
             f.write(r.model_dump_json() + "\n")

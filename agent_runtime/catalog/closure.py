@@ -26,7 +26,9 @@ def provenance_errors(state: CatalogState, facts: list[dict]) -> list[str]:
             errors.append(f"{where}: span {f['start']}-{f['end']} out of bounds on {f['source']}")
             continue
         quoted = y.text[f["start"] : f["end"]]
-        if str(f["value"]) not in quoted and " ".join(quoted.split()) != " ".join(str(f["value"]).split()):
+        if str(f["value"]) not in quoted and " ".join(quoted.split()) != " ".join(
+            str(f["value"]).split()
+        ):
             errors.append(f"{where}: the text at the span is not the fact")
     return errors
 

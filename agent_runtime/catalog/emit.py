@@ -117,8 +117,16 @@ def emit(state: CatalogState, institution: str, fallback: Fallback | None = None
         for name in ("id", "title", "units", "description", "prereq"):
             loc = getattr(ent, name)
             if loc is not None:
-                facts.append({"entity": f"course:{cid}", "field": name, "value": loc.value,
-                              "source": loc.url, "start": loc.start, "end": loc.end})
+                facts.append(
+                    {
+                        "entity": f"course:{cid}",
+                        "field": name,
+                        "value": loc.value,
+                        "source": loc.url,
+                        "start": loc.start,
+                        "end": loc.end,
+                    }
+                )
     programs = []
     for pid in sorted(state.programs):
         rec, url = state.programs[pid]
@@ -127,34 +135,96 @@ def emit(state: CatalogState, institution: str, fallback: Fallback | None = None
             clause, _m, left = type_prose(f.value, fallback)
             if clause.prerequisite is None:
                 continue
-            e = to_expr(clause.prerequisite, STANDING_UNITS, pid, policies, Provenance(source=url, start=f.start, end=f.end))
+            e = to_expr(
+                clause.prerequisite,
+                STANDING_UNITS,
+                pid,
+                policies,
+                Provenance(source=url, start=f.start, end=f.end),
+            )
             e.label = label
             e.provenance = Provenance(source=url, start=f.start, end=f.end)
             items.append(e)
-            facts.append({"entity": f"program:{pid}", "field": f"requirement:{label}", "value": f.value,
-                          "source": url, "start": f.start, "end": f.end})
-        kind = rec.kind if rec.kind in ("degree", "major", "minor", "concentration", "track") else "major"
+            facts.append(
+                {
+                    "entity": f"program:{pid}",
+                    "field": f"requirement:{label}",
+                    "value": f.value,
+                    "source": url,
+                    "start": f.start,
+                    "end": f.end,
+                }
+            )
+        kind = (
+            rec.kind
+            if rec.kind in ("degree", "major", "minor", "concentration", "track")
+            else "major"
+        )
         prov = Provenance(source=url, start=rec.name.start, end=rec.name.end)
-        facts.append({"entity": f"program:{pid}", "field": "name", "value": rec.name.value,
-                      "source": url, "start": rec.name.start, "end": rec.name.end})
-        programs.append(Program(id=pid, name=rec.name.value, kind=kind, ge_framework="GE" if state.ge else None,
-                                requirement=AllOf(items=items), provenance=prov))
+        facts.append(
+            {
+                "entity": f"program:{pid}",
+                "field": "name",
+                "value": rec.name.value,
+                "source": url,
+                "start": rec.name.start,
+                "end": rec.name.end,
+            }
+        )
+        programs.append(
+            Program(
+                id=pid,
+                name=rec.name.value,
+                kind=kind,
+                ge_framework="GE" if state.ge else None,
+                requirement=AllOf(items=items),
+                provenance=prov,
+            )
+        )
     cats = []
     for gid in sorted(state.ge):
         g, url = state.ge[gid]
-        cats.append(GECategory(id=gid, name=g.name.value, min_courses=g.min_courses, courses=g.courses,
-                               provenance=Provenance(source=url, start=g.rule.start, end=g.rule.end)))
-        facts.append({"entity": f"ge:{gid}", "field": "rule", "value": g.rule.value,
-                      "source": url, "start": g.rule.start, "end": g.rule.end})
+        cats.append(
+            GECategory(
+                id=gid,
+                name=g.name.value,
+                min_courses=g.min_courses,
+                courses=g.courses,
+                provenance=Provenance(source=url, start=g.rule.start, end=g.rule.end),
+            )
+        )
+        facts.append(
+            {
+                "entity": f"ge:{gid}",
+                "field": "rule",
+                "value": g.rule.value,
+                "source": url,
+                "start": g.rule.start,
+                "end": g.rule.end,
+            }
+        )
     frameworks = []
     if cats:
         first = state.ge[cats[0].id]
-        frameworks.append(GEFramework(id="GE", name="General Education", categories=cats,
-                                      provenance=Provenance(source=first[1], start=first[0].name.start, end=first[0].name.end)))
+        frameworks.append(
+            GEFramework(
+                id="GE",
+                name="General Education",
+                categories=cats,
+                provenance=Provenance(
+                    source=first[1], start=first[0].name.start, end=first[0].name.end
+                ),
+            )
+        )
     sources = [Source(id=u, uri=u) for u in state.opened if u not in state.failed]
     docs = CatalogDocs(
-        courses=CoursesDoc(institution=institution, standing_levels=STANDING_UNITS, sources=sources,
-                           courses=out_courses, unsupported_policies=policies),
+        courses=CoursesDoc(
+            institution=institution,
+            standing_levels=STANDING_UNITS,
+            sources=sources,
+            courses=out_courses,
+            unsupported_policies=policies,
+        ),
         programs=ProgramsDoc(institution=institution, sources=sources, programs=programs),
         ge=GEDoc(institution=institution, sources=sources, frameworks=frameworks),
     )

@@ -55,9 +55,17 @@ class GateClient:
     def open(self, url: str, state: str) -> Revealed:
         seal = self.commit({"kind": "open", "url": url}, state).seal
         r = self.http.get(url, headers={SEAL_HEADER: seal})
-        if r.status_code == 403 and r.headers.get("content-type", "").startswith("application/json"):
+        if r.status_code == 403 and r.headers.get("content-type", "").startswith(
+            "application/json"
+        ):
             raise PermissionError(r.json().get("error"))
-        return Revealed(url, r.status_code, r.content, r.headers.get("content-type", ""), r.headers.get("X-Receipt", ""))
+        return Revealed(
+            url,
+            r.status_code,
+            r.content,
+            r.headers.get("content-type", ""),
+            r.headers.get("X-Receipt", ""),
+        )
 
     def seal_model_call(self, span: str, attempt: int, state: str) -> Receipt:
         digest = hashlib.sha256(span.encode()).hexdigest()

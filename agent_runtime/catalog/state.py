@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent_runtime.catalog.adapters.base import COURSE_ID, Fact, GERec, Link, PageYield, ProgramRec
+from agent_runtime.catalog.adapters.base import Fact, GERec, Link, PageYield, ProgramRec
 
 FIELDS = ("title", "units", "prereq")
 
@@ -88,7 +88,9 @@ class CatalogState:
             return
         for link in y.links:
             prev = self.links.get(link.url)
-            if prev is None or (prev.role in ("other", "archive") and link.role not in ("other", "archive")):
+            if prev is None or (
+                prev.role in ("other", "archive") and link.role not in ("other", "archive")
+            ):
                 self.links[link.url] = link
         if not y.official:
             return

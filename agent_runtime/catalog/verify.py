@@ -46,10 +46,28 @@ def _doc_facts(run: Path) -> tuple[list[dict], list[str]]:
     out = []
     for c in docs.courses.courses:
         p = c.provenance
-        out.append({"entity": f"course:{c.id}", "field": "id", "value": c.id, "source": p.source, "start": p.start, "end": p.end})
+        out.append(
+            {
+                "entity": f"course:{c.id}",
+                "field": "id",
+                "value": c.id,
+                "source": p.source,
+                "start": p.start,
+                "end": p.end,
+            }
+        )
     for g in docs.programs.programs:
         p = g.provenance
-        out.append({"entity": f"program:{g.id}", "field": "name", "value": g.name, "source": p.source, "start": p.start, "end": p.end})
+        out.append(
+            {
+                "entity": f"program:{g.id}",
+                "field": "name",
+                "value": g.name,
+                "source": p.source,
+                "start": p.start,
+                "end": p.end,
+            }
+        )
     return out, []
 
 
@@ -71,8 +89,12 @@ def verify_run(run: str | Path, snapshot_dir: str | Path | None = None) -> Verdi
     except (OSError, ValueError) as exc:
         return Verdict(False, [str(exc)])
     gaps += chain_errors(receipts)
-    opens = sum(1 for r in receipts if r.type == "commit" and (r.action or {}).get("kind") == "open")
-    calls = sum(1 for r in receipts if r.type == "commit" and (r.action or {}).get("kind") == "model")
+    opens = sum(
+        1 for r in receipts if r.type == "commit" and (r.action or {}).get("kind") == "open"
+    )
+    calls = sum(
+        1 for r in receipts if r.type == "commit" and (r.action or {}).get("kind") == "model"
+    )
     if claimed.get("policy") != "exhaustive" and opens > PAGE_BUDGET:
         gaps.append(f"{opens} page opens exceed the budget of {PAGE_BUDGET}")
     if calls > MODEL_BUDGET:

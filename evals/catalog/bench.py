@@ -8,7 +8,6 @@ on gold and extracted documents. One JSON row per (school, track); rerun to resu
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -53,8 +52,13 @@ def run_school(
         with server:
             res = browse(server.url, out, policy, model)
         m = score(snap / "gold", out, snap / "site")
-        m |= {"pages": res.pages, "model_calls": res.model_calls, "stop": res.stop,
-              "seconds": round(res.seconds, 2), "certificate": res.certificate["holds"]}
+        m |= {
+            "pages": res.pages,
+            "model_calls": res.model_calls,
+            "stop": res.stop,
+            "seconds": round(res.seconds, 2),
+            "certificate": res.certificate["holds"],
+        }
         if policy == "catalogbrowse":
             verdict = verify_run(out, snap / "site")
             m["verified"] = verdict.ok
@@ -73,8 +77,10 @@ def _mean(xs: list[float]) -> float | None:
 def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for track in ("plain", "masked"):
-        for group, pick in (("synthetic", lambda r: r["family"] != "stolaf"),
-                            ("stolaf", lambda r: r["family"] == "stolaf")):
+        for group, pick in (
+            ("synthetic", lambda r: r["family"] != "stolaf"),
+            ("stolaf", lambda r: r["family"] == "stolaf"),
+        ):
             rs = [r for r in rows if r["track"] == track and pick(r)]
             if not rs:
                 continue
@@ -89,26 +95,39 @@ def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
                     "typed_precision": _mean([m["typed_precision"] for m in ms]),
                     "typed_recall": _mean([m["typed_recall"] for m in ms]),
                     "typed_f1": _mean([m["typed_f1"] for m in ms]),
-                    "ast_equivalence": sum(m["ast_equivalent"] for m in ms) / ast_t if ast_t else None,
-                    "masked_recovery": sum(m["masked_recovered"] for m in ms) / mask_t if mask_t else None,
+                    "ast_equivalence": sum(m["ast_equivalent"] for m in ms) / ast_t
+                    if ast_t
+                    else None,
+                    "masked_recovery": sum(m["masked_recovered"] for m in ms) / mask_t
+                    if mask_t
+                    else None,
                     "pages": _mean([m["pages"] for m in ms]),
                     "model_calls": _mean([m["model_calls"] for m in ms]),
                     "closure_rate": _mean([m["stop"] == "closure" for m in ms]),
-                    "verified_rate": _mean([m["verified"] for m in ms]) if p == "catalogbrowse" else None,
+                    "verified_rate": _mean([m["verified"] for m in ms])
+                    if p == "catalogbrowse"
+                    else None,
                 }
             ex = sum(r["exhaustive"]["pages"] for r in rs)
-            table["pages_vs_exhaustive"] = sum(r["catalogbrowse"]["pages"] for r in rs) / ex if ex else None
+            table["pages_vs_exhaustive"] = (
+                sum(r["catalogbrowse"]["pages"] for r in rs) / ex if ex else None
+            )
             out[f"{group}/{track}"] = table
     fam = {}
     for r in rows:
         key = f"{r['family']}/{r['track']}"
         fam.setdefault(key, []).append(r)
     out["families"] = {
-        k: {p: {"inventory_recall": _mean([r[p]["inventory_recall"] for r in rs]),
+        k: {
+            p: {
+                "inventory_recall": _mean([r[p]["inventory_recall"] for r in rs]),
                 "pages": _mean([r[p]["pages"] for r in rs]),
                 "masked_recovery": (sum(r[p]["masked_recovered"] for r in rs) / t)
-                if (t := sum(r[p]["masked_total"] for r in rs)) else None}
-            for p in POLICIES}
+                if (t := sum(r[p]["masked_total"] for r in rs))
+                else None,
+            }
+            for p in POLICIES
+        }
         for k, rs in sorted(fam.items())
     }
     plans = [pl for r in rows for pl in r["catalogbrowse"].get("planning", [])]
@@ -138,31 +157,62 @@ def render_markdown(agg: dict[str, Any], extra: dict[str, Any]) -> str:
     for key, table in agg.items():
         if "/" not in key or key == "families":
             continue
-        lines += [f"### {key} ({table['catalogbrowse']['schools']} schools)", "",
-                  "| system | inventory recall | typed P | typed R | typed F1 | AST equiv. | masked recovery | pages / school | model calls | closure |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        lines += [
+            f"### {key} ({table['catalogbrowse']['schools']} schools)",
+            "",
+            "| system | inventory recall | typed P | typed R | typed F1 | AST equiv. | masked "
+            "recovery | pages / school | model calls | closure |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
         for p in POLICIES:
             m = table[p]
-            lines.append(f"| {p} | {_f(m['inventory_recall'])} | {_f(m['typed_precision'])} | {_f(m['typed_recall'])} | "
-                         f"{_f(m['typed_f1'])} | {_f(m['ast_equivalence'])} | {_f(m['masked_recovery'])} | "
-                         f"{_f(m['pages'], False)} | {_f(m['model_calls'], False)} | {_f(m['closure_rate'])} |")
+            lines.append(
+                f"| {p} | {_f(m['inventory_recall'])} | {_f(m['typed_precision'])} | "
+                f"{_f(m['typed_recall'])} | "
+                f"{_f(m['typed_f1'])} | {_f(m['ast_equivalence'])} | {_f(m['masked_recovery'])} | "
+                f"{_f(m['pages'], False)} | {_f(m['model_calls'], False)} | "
+                f"{_f(m['closure_rate'])} |"
+            )
         v = table["catalogbrowse"]["verified_rate"]
-        lines += ["", f"CatalogBrowse opened {_f(table['pages_vs_exhaustive'])}% of the exhaustive crawler's pages; "
-                  f"`catalog verify` accepted {_f(v)}% of its certificates.", ""]
-    lines += ["### Per family (CatalogBrowse / BFS / exhaustive)", "",
-              "| family / track | recall | pages | masked recovery |", "| --- | --- | --- | --- |"]
+        lines += [
+            "",
+            f"CatalogBrowse opened {_f(table['pages_vs_exhaustive'])}% of the exhaustive "
+            "crawler's pages; "
+            f"`catalog verify` accepted {_f(v)}% of its certificates.",
+            "",
+        ]
+    lines += [
+        "### Per family (CatalogBrowse / BFS / exhaustive)",
+        "",
+        "| family / track | recall | pages | masked recovery |",
+        "| --- | --- | --- | --- |",
+    ]
     for k, t in agg["families"].items():
-        lines.append(f"| {k} | " + " / ".join(_f(t[p]["inventory_recall"]) for p in POLICIES) + " | "
-                     + " / ".join(_f(t[p]["pages"], False) for p in POLICIES) + " | "
-                     + " / ".join(_f(t[p]["masked_recovery"]) for p in POLICIES) + " |")
+        lines.append(
+            f"| {k} | "
+            + " / ".join(_f(t[p]["inventory_recall"]) for p in POLICIES)
+            + " | "
+            + " / ".join(_f(t[p]["pages"], False) for p in POLICIES)
+            + " | "
+            + " / ".join(_f(t[p]["masked_recovery"]) for p in POLICIES)
+            + " |"
+        )
     if "planning" in agg:
         p = agg["planning"]
-        lines += ["", "### Paired planning track (plain synthetic, CatalogBrowse documents vs gold)", "",
-                  "| graph | certified coverage | feasible against gold | mean utility (pairs feasible on both) |",
-                  "| --- | ---: | ---: | ---: |",
-                  f"| gold | {_f(p['coverage_gold'])} | {_f(p['feasible_gold'])} | {p['utility_gold'] and round(p['utility_gold'], 4)} |",
-                  f"| extracted | {_f(p['coverage_extracted'])} | {_f(p['feasible_extracted'])} | {p['utility_extracted'] and round(p['utility_extracted'], 4)} |",
-                  "", f"{p['pairs']} (program, profile) pairs; {p['paired_pairs']} feasible on both graphs."]
+        lines += [
+            "",
+            "### Paired planning track (plain synthetic, CatalogBrowse documents vs gold)",
+            "",
+            "| graph | certified coverage | feasible against gold | mean utility (pairs feasible "
+            "on both) |",
+            "| --- | ---: | ---: | ---: |",
+            f"| gold | {_f(p['coverage_gold'])} | {_f(p['feasible_gold'])} | "
+            f"{p['utility_gold'] and round(p['utility_gold'], 4)} |",
+            f"| extracted | {_f(p['coverage_extracted'])} | {_f(p['feasible_extracted'])} | "
+            f"{p['utility_extracted'] and round(p['utility_extracted'], 4)} |",
+            "",
+            f"{p['pairs']} (program, profile) pairs; {p['paired_pairs']} feasible on both graphs.",
+        ]
     for k, v in extra.items():
         lines += ["", f"### {k}", "", v]
     return "\n".join(lines) + "\n"

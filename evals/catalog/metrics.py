@@ -35,7 +35,9 @@ def supported(texts: _Texts, prov: Any, needle: str) -> bool:
     text = texts.get(prov.source)
     if text is None or not 0 <= prov.start <= prov.end <= len(text):
         return False
-    return needle in text[prov.start : prov.end] or " ".join(text[prov.start : prov.end].split()) == " ".join(needle.split())
+    return needle in text[prov.start : prov.end] or " ".join(
+        text[prov.start : prov.end].split()
+    ) == " ".join(needle.split())
 
 
 def strip(expr: Any) -> Any:
@@ -56,8 +58,12 @@ def strip(expr: Any) -> Any:
 def _facts(docs: CatalogDocs) -> set[tuple]:
     out: set[tuple] = set()
     for c in docs.courses.courses:
-        out |= {("course", c.id, "title", c.title), ("course", c.id, "units", float(c.units)),
-                ("course", c.id, "department", c.department), ("course", c.id, "level", c.level)}
+        out |= {
+            ("course", c.id, "title", c.title),
+            ("course", c.id, "units", float(c.units)),
+            ("course", c.id, "department", c.department),
+            ("course", c.id, "level", c.level),
+        }
         out |= {("course", c.id, "cross", x) for x in c.cross_listings}
     for p in docs.programs.programs:
         out |= {("program", p.id, "name", p.name), ("program", p.id, "kind", p.kind)}
@@ -74,8 +80,12 @@ def score(gold_dir: str | Path, docs_dir: str | Path, snapshot_dir: str | Path) 
     meta = json.loads((Path(gold_dir) / "meta.json").read_text())
     texts = _Texts(Snapshot(snapshot_dir))
     got_courses = {c.id: c for c in got.courses.courses if supported(texts, c.provenance, c.id)}
-    got_programs = {p.id: p for p in got.programs.programs if supported(texts, p.provenance, p.name)}
-    inventory = [f"course:{c.id}" for c in gold.courses.courses] + [f"program:{p.id}" for p in gold.programs.programs]
+    got_programs = {
+        p.id: p for p in got.programs.programs if supported(texts, p.provenance, p.name)
+    }
+    inventory = [f"course:{c.id}" for c in gold.courses.courses] + [
+        f"program:{p.id}" for p in gold.programs.programs
+    ]
     found = {f"course:{k}" for k in got_courses} | {f"program:{k}" for k in got_programs}
     hit = [k for k in inventory if k in found]
     gf, xf = _facts(gold), _facts(got)

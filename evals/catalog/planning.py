@@ -24,14 +24,23 @@ def profiles(gold: CatalogDocs, per_school: int, seed: int) -> list[Request]:
     progs = [p for p in gold.programs.programs if p.kind == "major"][:per_school]
     words = [c.title.split()[-1].lower() for c in gold.courses.courses]
     return [
-        Request(program=p.id, horizon=8, max_units_per_term=18,
-                interests=rng.sample(words, min(2, len(words))))
+        Request(
+            program=p.id,
+            horizon=8,
+            max_units_per_term=18,
+            interests=rng.sample(words, min(2, len(words))),
+        )
         for p in progs
     ]
 
 
-def paired(gold: CatalogDocs, extracted: CatalogDocs, per_school: int = 2, seed: int = 0,
-           budget_s: float = 20.0) -> list[dict[str, Any]]:
+def paired(
+    gold: CatalogDocs,
+    extracted: CatalogDocs,
+    per_school: int = 2,
+    seed: int = 0,
+    budget_s: float = 20.0,
+) -> list[dict[str, Any]]:
     cfg = SolverConfig.load(time_budget_s=budget_s, top_k=1)
     gg, xg = compile_graph(gold), compile_graph(extracted)
     verifier = Verifier(gold)
@@ -41,7 +50,12 @@ def paired(gold: CatalogDocs, extracted: CatalogDocs, per_school: int = 2, seed:
         row: dict[str, Any] = {"program": req.program}
         for name, graph in (("gold", gg), ("extracted", xg)):
             if req.program not in graph.programs:
-                row[name] = {"certified": False, "feasible": False, "utility": None, "status": "no program"}
+                row[name] = {
+                    "certified": False,
+                    "feasible": False,
+                    "utility": None,
+                    "status": "no program",
+                }
                 continue
             status, plan = solve_ladder(graph, req, cfg)
             courses = [(c.course, c.term) for c in plan.courses] if plan else []
@@ -50,7 +64,9 @@ def paired(gold: CatalogDocs, extracted: CatalogDocs, per_school: int = 2, seed:
                 "status": status,
                 "certified": bool(plan and plan.certified),
                 "feasible": feasible,
-                "utility": round(sum(util.get(c, 0.0) for c, _ in courses), 4) if feasible else None,
+                "utility": round(sum(util.get(c, 0.0) for c, _ in courses), 4)
+                if feasible
+                else None,
             }
         rows.append(row)
     return rows

@@ -89,7 +89,9 @@ def adapt(url: str, text: str) -> PageYield:
             y.links.append(Link(href, str(rec["name"]), "entity", f"program:{slug}"))
             y.entries.append(f"program:{slug}")
         elif isinstance(rec.get("code"), str) and "name" in rec:
-            y.links.append(Link(href, f"{rec['name']} courses", "section", f"subject:{rec['code']}"))
+            y.links.append(
+                Link(href, f"{rec['name']} courses", "section", f"subject:{rec['code']}")
+            )
             y.entries.append(f"subject:{rec['code']}")
         else:
             y.links.append(classify(href, str(rec.get("title") or rec.get("name") or ""), url))
@@ -104,7 +106,9 @@ def adapt(url: str, text: str) -> PageYield:
     if c is not None:
         y.courses.append(c)
     if isinstance(data.get("requirements"), list) and isinstance(data.get("name"), str):
-        prog = ProgramRec(name=sp.value("name", data["name"]), kind=str(data.get("type") or "major"))
+        prog = ProgramRec(
+            name=sp.value("name", data["name"]), kind=str(data.get("type") or "major")
+        )
         for r in data["requirements"]:
             if isinstance(r, dict) and isinstance(r.get("text"), str):
                 f = sp.value("text", r["text"])
@@ -118,5 +122,7 @@ def adapt(url: str, text: str) -> PageYield:
             if name and rule:
                 k = re.search(r"Complete (\d+)", rule.value)
                 ids = [m.group(0) for m in COURSE_ID.finditer(rule.value)]
-                y.ge.append(GERec(str(cat.get("code")), name, rule, ids, int(k.group(1)) if k else 1))
+                y.ge.append(
+                    GERec(str(cat.get("code")), name, rule, ids, int(k.group(1)) if k else 1)
+                )
     return y

@@ -25,7 +25,9 @@ from agent_runtime.catalog.adapters.base import (
     resolve,
 )
 
-PREREQ_LABEL = re.compile(r"^(prerequisites?|prereq|before you enroll|requirements? to enroll)", re.I)
+PREREQ_LABEL = re.compile(
+    r"^(prerequisites?|prereq|before you enroll|requirements? to enroll)", re.I
+)
 CROSS_LABEL = re.compile(r"^(cross-?listed( as| with)?|also listed as)\s*:?\s*", re.I)
 
 
@@ -62,7 +64,9 @@ def _links(tree, url: str, y: PageYield) -> None:
         elif subject and re.fullmatch(r"\d{3}[A-Z]?", link.text):
             link.role, link.entity = "entity", f"course:{subject} {link.text}"
         y.links.append(link)
-        if link.entity and (link.entity.startswith("subject:") or link.entity.startswith("program:")):
+        if link.entity and (
+            link.entity.startswith("subject:") or link.entity.startswith("program:")
+        ):
             y.entries.append(link.entity)
     for row in tree.css("table.departments tr"):
         tds = row.css("td")
@@ -117,7 +121,13 @@ def _ge(tree, cur: _Cursor, y: PageYield) -> None:
             continue
         k = re.search(r"Complete (\d+)", r.value)
         y.ge.append(
-            GERec(m.group(2), name, r, [c.group(0) for c in COURSE_ID.finditer(r.value)], int(k.group(1)) if k else 1)
+            GERec(
+                m.group(2),
+                name,
+                r,
+                [c.group(0) for c in COURSE_ID.finditer(r.value)],
+                int(k.group(1)) if k else 1,
+            )
         )
 
 
@@ -138,7 +148,9 @@ def records(url: str, text: str, html: str) -> PageYield:
         if title_node is None:
             continue
         head = _t(title_node).strip()
-        m = re.match(r"^([A-Z]{2,5} \d{3}[A-Z]?)\.\s+(.+?)\.\s+(\d+(?:\.\d+)?) (Units?|Credits?)\.?$", head)
+        m = re.match(
+            r"^([A-Z]{2,5} \d{3}[A-Z]?)\.\s+(.+?)\.\s+(\d+(?:\.\d+)?) (Units?|Credits?)\.?$", head
+        )
         if not m:
             continue
         cur.fact(head)

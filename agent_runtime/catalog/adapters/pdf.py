@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import re
 
-from agent_runtime.catalog.adapters.base import COURSE_ID, CourseRec, Fact, GERec, PageYield, ProgramRec
+from agent_runtime.catalog.adapters.base import (
+    COURSE_ID,
+    CourseRec,
+    Fact,
+    GERec,
+    PageYield,
+    ProgramRec,
+)
 
 HEAD = re.compile(r"^([A-Z]{2,5} \d{3}[A-Z]?) (.+) \((\d+(?:\.\d+)?) Units?\)$")
 PROG = re.compile(r"^Program: (.+) \[(\w+)\]$")
@@ -54,7 +61,11 @@ def adapt(url: str, text: str) -> PageYield:
                 units=Fact(m.group(3), b - len(m.group(3)) - 7, b - 7),
                 complete=True,
             )
-            rec.units = Fact(m.group(3), a + line.rindex(m.group(3)), a + line.rindex(m.group(3)) + len(m.group(3)))
+            rec.units = Fact(
+                m.group(3),
+                a + line.rindex(m.group(3)),
+                a + line.rindex(m.group(3)) + len(m.group(3)),
+            )
             paras = _paragraphs(body, lambda t: bool(re.match(r"(Prereq|Cross-listed)", t)))
             for j, p in enumerate(paras):
                 if p.value.startswith("Prereq"):

@@ -40,7 +40,8 @@ _PREFIX = re.compile(
 )
 _NONE = re.compile(r"^(none|no prerequisites?|n/a)$", re.I)
 _RECOMMENDED = re.compile(
-    r"^(recommended( preparation)?\s*:\s*(?P<a>.+)|(?P<b>.+?)\s+((is|are)\s+)?(recommended|preferred))$",
+    r"^(recommended( preparation)?\s*:\s*(?P<a>.+)"
+    r"|(?P<b>.+?)\s+((is|are)\s+)?(recommended|preferred))$",
     re.I,
 )
 _COURSE_TOKEN = re.compile(r"\b[A-Z]{2,5} \d{1,4}[A-Z]?\b")

@@ -56,11 +56,15 @@ class Gate:
         limit = self.budgets.pages if kind == "open" else self.budgets.model_calls
         with self._lock:
             if limit is not None and self.used[kind] >= limit:
-                raise GateRefusal(429, f"budget exhausted: {self.used[kind]} of {limit} {kind}s used")
+                raise GateRefusal(
+                    429, f"budget exhausted: {self.used[kind]} of {limit} {kind}s used"
+                )
             self.used[kind] += 1
             seal = seal_of(action, state, time)
             r = self._append(
-                Receipt(seq=0, type="commit", seal=seal, prev="", action=action, state=state, time=time)
+                Receipt(
+                    seq=0, type="commit", seal=seal, prev="", action=action, state=state, time=time
+                )
             )
             if kind == "open":
                 self.pending[seal] = action["url"]

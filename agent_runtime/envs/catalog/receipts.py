@@ -22,7 +22,9 @@ def canonical(obj: Any) -> str:
 
 
 def seal_of(action: dict[str, Any], state: str, time: str) -> str:
-    return hashlib.sha256(canonical({"action": action, "state": state, "time": time}).encode()).hexdigest()
+    return hashlib.sha256(
+        canonical({"action": action, "state": state, "time": time}).encode()
+    ).hexdigest()
 
 
 class Receipt(BaseModel):
@@ -87,5 +89,7 @@ def read_receipts(path) -> list[Receipt]:
             try:
                 out.append(Receipt.model_validate_json(line))
             except ValueError as exc:
-                raise ValueError(f"{path}: line {n}: not a receipt: {str(exc).splitlines()[0]}") from None
+                raise ValueError(
+                    f"{path}: line {n}: not a receipt: {str(exc).splitlines()[0]}"
+                ) from None
     return out

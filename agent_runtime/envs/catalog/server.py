@@ -61,6 +61,6 @@ def create_app(gate: Gate) -> FastAPI:
 
 
 def serve(directory: str | Path, budgets: Budgets | None = None) -> tuple[AppServer, Gate]:
-    """Start (not yet entered) a server for the snapshot at `directory`; use as a context manager."""
+    """A (not yet started) server for the snapshot at `directory`; use as a context manager."""
     gate = Gate(Snapshot(directory), budgets)
     return AppServer(create_app(gate)), gate

@@ -7,7 +7,6 @@ snapshot was frozen; `DIR/pages/` holds the bytes. Nothing else in DIR is served
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import tempfile
 from datetime import UTC, datetime

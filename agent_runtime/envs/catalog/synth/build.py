@@ -12,12 +12,12 @@ import json
 import random
 from pathlib import Path
 
-from planner.documents import save_docs
 from agent_runtime.envs.catalog.snapshot import write_snapshot
 from agent_runtime.envs.catalog.synth.families import FAMILIES
 from agent_runtime.envs.catalog.synth.gold import gold_docs
 from agent_runtime.envs.catalog.synth.school import make_school
 from agent_runtime.envs.catalog.synth.site import Site
+from planner.documents import save_docs
 
 MASK_SHARE = 0.10
 FROZEN_AT = "2025-09-01T00:00:00+00:00"
@@ -48,9 +48,7 @@ def choose_masked(site: Site, seed: int, share: float = MASK_SHARE) -> set[str]:
 def masked_denominator(plain: Site, masked: Site) -> list[str]:
     before, after = plain.reachable(), masked.reachable()
     return sorted(
-        key
-        for key, urls in masked.evidence.items()
-        if urls & before and not urls & after
+        key for key, urls in masked.evidence.items() if urls & before and not urls & after
     )
 
 

@@ -6,6 +6,9 @@ on its canonical evidence page (offsets into that page's text, envs.catalog.text
 
 from __future__ import annotations
 
+from agent_runtime.envs.catalog.synth.school import STANDING_UNITS, School
+from agent_runtime.envs.catalog.synth.site import Site
+from agent_runtime.envs.catalog.text import page_text
 from planner.clause_ast import to_expr
 from planner.documents import (
     AllOf,
@@ -20,9 +23,6 @@ from planner.documents import (
     Provenance,
     Source,
 )
-from agent_runtime.envs.catalog.synth.school import STANDING_UNITS, School
-from agent_runtime.envs.catalog.synth.site import Site
-from agent_runtime.envs.catalog.text import page_text
 
 
 def gold_docs(school: School, site: Site) -> CatalogDocs:
@@ -93,7 +93,10 @@ def gold_docs(school: School, site: Site) -> CatalogDocs:
             sources=src,
             frameworks=[
                 GEFramework(
-                    id="GE", name="General Education", categories=cats, provenance=prov("ge", cats[0].name)
+                    id="GE",
+                    name="General Education",
+                    categories=cats,
+                    provenance=prov("ge", cats[0].name),
                 )
             ],
         ),

@@ -62,9 +62,11 @@ class Prose:
             return "equivalent"
         simple = all(isinstance(i, CourseNode) for i in n.items)
         if isinstance(n, ChooseNNode):
-            parts = self._courses([i.course for i in n.items]) if simple else [
-                self.node(i, True) for i in n.items
-            ]
+            parts = (
+                self._courses([i.course for i in n.items])
+                if simple
+                else [self.node(i, True) for i in n.items]
+            )
             return f"{WORDS.get(n.n, n.n)} of {self._list(parts, 'and')}"
         if isinstance(n, AnyOfNode) and n.items and isinstance(n.items[-1], ConsentNode):
             body = AnyOfNode(items=n.items[:-1]) if len(n.items) > 2 else n.items[0]
@@ -99,7 +101,9 @@ class Prose:
             return f"credit for {self._list(ids, 'or')}"
         if isinstance(n, AllOfNode) and all(isinstance(i, CourseNode) for i in n.items):
             ids = [i.course for i in n.items]
-            return f"completion of {ids[0]}; students must also have passed " + " and ".join(ids[1:])
+            return f"completion of {ids[0]}; students must also have passed " + " and ".join(
+                ids[1:]
+            )
         return None
 
     def clause(self, n) -> str:

@@ -23,21 +23,96 @@ from planner.clause_ast import (
 )
 
 DEPARTMENTS = [
-    ("Computer Science", ["CS", "CSCI", "COMP", "CMPSC"], ["programming", "data structures",
-     "algorithms", "systems", "networks", "databases", "machine learning", "security",
-     "compilers", "graphics", "theory", "software design"]),
-    ("Mathematics", ["MATH", "MTH", "MA"], ["calculus", "linear algebra", "proofs", "analysis",
-     "abstract algebra", "probability", "statistics", "topology", "geometry", "combinatorics",
-     "number theory", "differential equations"]),
-    ("Economics", ["ECON", "EC", "ECO"], ["microeconomics", "macroeconomics", "econometrics",
-     "labor", "public finance", "trade", "development", "game theory", "money and banking",
-     "industrial organization", "behavioral economics", "economic history"]),
-    ("Biology", ["BIO", "BIOL", "BI"], ["cells", "genetics", "ecology", "evolution",
-     "physiology", "microbiology", "neuroscience", "botany", "immunology", "biochemistry",
-     "marine biology", "developmental biology"]),
-    ("Physics", ["PHYS", "PHY", "PH"], ["mechanics", "electricity and magnetism", "waves",
-     "modern physics", "thermodynamics", "quantum mechanics", "optics", "astrophysics",
-     "electronics", "relativity", "solid state", "particle physics"]),
+    (
+        "Computer Science",
+        ["CS", "CSCI", "COMP", "CMPSC"],
+        [
+            "programming",
+            "data structures",
+            "algorithms",
+            "systems",
+            "networks",
+            "databases",
+            "machine learning",
+            "security",
+            "compilers",
+            "graphics",
+            "theory",
+            "software design",
+        ],
+    ),
+    (
+        "Mathematics",
+        ["MATH", "MTH", "MA"],
+        [
+            "calculus",
+            "linear algebra",
+            "proofs",
+            "analysis",
+            "abstract algebra",
+            "probability",
+            "statistics",
+            "topology",
+            "geometry",
+            "combinatorics",
+            "number theory",
+            "differential equations",
+        ],
+    ),
+    (
+        "Economics",
+        ["ECON", "EC", "ECO"],
+        [
+            "microeconomics",
+            "macroeconomics",
+            "econometrics",
+            "labor",
+            "public finance",
+            "trade",
+            "development",
+            "game theory",
+            "money and banking",
+            "industrial organization",
+            "behavioral economics",
+            "economic history",
+        ],
+    ),
+    (
+        "Biology",
+        ["BIO", "BIOL", "BI"],
+        [
+            "cells",
+            "genetics",
+            "ecology",
+            "evolution",
+            "physiology",
+            "microbiology",
+            "neuroscience",
+            "botany",
+            "immunology",
+            "biochemistry",
+            "marine biology",
+            "developmental biology",
+        ],
+    ),
+    (
+        "Physics",
+        ["PHYS", "PHY", "PH"],
+        [
+            "mechanics",
+            "electricity and magnetism",
+            "waves",
+            "modern physics",
+            "thermodynamics",
+            "quantum mechanics",
+            "optics",
+            "astrophysics",
+            "electronics",
+            "relativity",
+            "solid state",
+            "particle physics",
+        ],
+    ),
 ]
 GE_CATEGORIES = [
     ("WRI", "Writing"),
@@ -45,6 +120,8 @@ GE_CATEGORIES = [
     ("NS", "Natural Science"),
     ("SS", "Social Science"),
 ]
+TITLE_WORDS = ["Introduction to", "Topics in", "Advanced", "Foundations of", "Seminar in"]
+PLACES = ["Northfield", "Lakeside", "Granite", "Riverside", "Pinecrest", "Harbor", "Summit"]
 STANDING_UNITS = {"sophomore": 30.0, "junior": 60.0, "senior": 90.0}
 
 
@@ -103,8 +180,9 @@ def _prereq(rng: random.Random, lower: list[str], math: list[str], labs: dict[st
     if not lower or rng.random() < 0.15:
         return None
     pool = lower + [m for m in math if m not in lower][:3]
-    shape = rng.choices(["one", "all", "any", "all_any", "choose", "standing"],
-                        weights=[30, 20, 20, 15, 7, 8])[0]
+    shape = rng.choices(
+        ["one", "all", "any", "all_any", "choose", "standing"], weights=[30, 20, 20, 15, 7, 8]
+    )[0]
     pick = lambda k: [CourseNode(course=c) for c in rng.sample(pool, min(k, len(pool)))]  # noqa: E731
     node: object
     if shape == "one" or len(pool) < 2:
@@ -119,7 +197,9 @@ def _prereq(rng: random.Random, lower: list[str], math: list[str], labs: dict[st
     elif shape == "choose" and len(pool) >= 3:
         node = ChooseNNode(n=2, items=pick(3))
     else:
-        node = AllOfNode(items=[pick(1)[0], StandingNode(level=rng.choice(["sophomore", "junior"]))])
+        node = AllOfNode(
+            items=[pick(1)[0], StandingNode(level=rng.choice(["sophomore", "junior"]))]
+        )
     r = rng.random()
     if r < 0.2:
         items = list(node.items) if isinstance(node, AnyOfNode) else [node]
@@ -145,12 +225,21 @@ def make_school(seed: int, family: str) -> School:
             topic = rng.choice(topics)
             cid = f"{code} {num}"
             units = rng.choice([3.0, 4.0, 4.0])
-            title = f"{['Introduction to', 'Topics in', 'Advanced', 'Foundations of', 'Seminar in'][min(4, num // 100 - 1 + rng.randint(0, 1))]} {topic.title()}"
+            stage = min(4, num // 100 - 1 + rng.randint(0, 1))
+            title = f"{TITLE_WORDS[stage]} {topic.title()}"
             if name in ("Biology", "Physics") and courses and rng.random() < 0.15:
                 labs[cid] = courses[-1].id
                 title, units = f"{courses[-1].title} Laboratory", 1.0
-            courses.append(SCourse(cid, code, num, title, units,
-                                   f"A course in {topic} for students of {name.lower()}."))
+            courses.append(
+                SCourse(
+                    cid,
+                    code,
+                    num,
+                    title,
+                    units,
+                    f"A course in {topic} for students of {name.lower()}.",
+                )
+            )
         depts.append(SDepartment(name, code, courses))
     math = [c.id for c in depts[1].courses if c.level <= 200]
     for d in depts:
@@ -160,7 +249,12 @@ def make_school(seed: int, family: str) -> School:
     # A few cross-listings between CS and MATH at the same level (one course, two numbers).
     for a in depts[0].courses[-4:]:
         for b in depts[1].courses[-4:]:
-            if a.level == b.level and not a.cross_listings and not b.cross_listings and rng.random() < 0.5:
+            if (
+                a.level == b.level
+                and not a.cross_listings
+                and not b.cross_listings
+                and rng.random() < 0.5
+            ):
                 a.cross_listings.append(b.id)
                 b.cross_listings.append(a.id)
     programs = []
@@ -171,11 +265,26 @@ def make_school(seed: int, family: str) -> School:
         k = min(3, max(1, len(electives) - 2))
         groups = [("Core", AllOfNode(items=[CourseNode(course=c) for c in core]))]
         if len(electives) >= 3:
-            groups.append(("Electives", ChooseNNode(n=k, items=[CourseNode(course=c) for c in electives])))
-        programs.append(SProgram(_slug(f"{d.name} Major"), f"{d.name} Major", "major", d.code, groups))
+            groups.append(
+                ("Electives", ChooseNNode(n=k, items=[CourseNode(course=c) for c in electives]))
+            )
+        programs.append(
+            SProgram(_slug(f"{d.name} Major"), f"{d.name} Major", "major", d.code, groups)
+        )
         if rng.random() < 0.4:
-            minor = AllOfNode(items=[CourseNode(course=c) for c in ids[:2]] + [AnyOfNode(items=[CourseNode(course=c) for c in ids[2:5]])])
-            programs.append(SProgram(_slug(f"{d.name} Minor"), f"{d.name} Minor", "minor", d.code, [("Requirements", minor)]))
+            minor = AllOfNode(
+                items=[CourseNode(course=c) for c in ids[:2]]
+                + [AnyOfNode(items=[CourseNode(course=c) for c in ids[2:5]])]
+            )
+            programs.append(
+                SProgram(
+                    _slug(f"{d.name} Minor"),
+                    f"{d.name} Minor",
+                    "minor",
+                    d.code,
+                    [("Requirements", minor)],
+                )
+            )
     all_ids = [c.id for c in depts[0].courses + depts[1].courses if c.level <= 200]
     sci = [c.id for c in depts[3].courses + depts[4].courses if c.level <= 200 and c.units > 1]
     soc = [c.id for c in depts[2].courses if c.level <= 300]
@@ -185,8 +294,15 @@ def make_school(seed: int, family: str) -> School:
         ("NS", "Natural Science", 2, sorted(rng.sample(sci, min(5, len(sci))))),
         ("SS", "Social Science", 1, sorted(rng.sample(soc, min(4, len(soc))))),
     ]
-    return School(seed, family, f"{rng.choice(['Northfield', 'Lakeside', 'Granite', 'Riverside', 'Pinecrest', 'Harbor', 'Summit'])} {rng.choice(['College', 'University', 'State University'])} {seed}",
-                  "2025-26", depts, programs, ge)
+    return School(
+        seed,
+        family,
+        f"{rng.choice(PLACES)} {rng.choice(['College', 'University', 'State University'])} {seed}",
+        "2025-26",
+        depts,
+        programs,
+        ge,
+    )
 
 
 def _slug(name: str) -> str:

@@ -47,7 +47,7 @@ class Site:
 
     def html(self, url: str, title: str, body: str, index: str | None = None) -> None:
         doc = (
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
             f"<title>{html.escape(title)}</title></head>\n<body>\n{body}\n</body></html>\n"
         )
         self.pages[url] = Page(doc.encode(), "text/html; charset=utf-8")

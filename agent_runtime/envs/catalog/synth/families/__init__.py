@@ -1,4 +1,4 @@
-"""The five platform families KnowPlan names: CourseLeaf-like, Acalog-like, JSON API, PDF, custom."""
+"""The five platform families KnowPlan names: CourseLeaf-, Acalog-like, JSON API, PDF, custom."""
 
 from __future__ import annotations
 

@@ -23,7 +23,9 @@ def render(school: School, hidden: set[str]) -> Site:
     p, pre = prose_for(school)
     courses = school.courses()
     rng = random.Random(f"coid:{school.seed}")
-    coids = dict(zip([c.id for c in courses], rng.sample(range(1000, 9999), len(courses)), strict=True))
+    coids = dict(
+        zip([c.id for c in courses], rng.sample(range(1000, 9999), len(courses)), strict=True)
+    )
     preview = {cid: f"/preview_course.php?coid={k}" for cid, k in coids.items()}
 
     def linked(text: str) -> str:
@@ -49,7 +51,7 @@ def render(school: School, hidden: set[str]) -> Site:
     site.html(
         "/index.php",
         school.name,
-        f"<h1>{esc(school.name)} {school.year} Catalog</h1><ul class=\"nav\">"
+        f'<h1>{esc(school.name)} {school.year} Catalog</h1><ul class="nav">'
         + "".join(f"<li>{site.a(u, t)}</li>" for u, t in nav)
         + "</ul>",
     )
@@ -66,15 +68,26 @@ def render(school: School, hidden: set[str]) -> Site:
         site.html(
             url,
             "Course Descriptions",
-            f"<h1>Course Descriptions</h1><ul class=\"courses\">{rows}</ul>"
+            f'<h1>Course Descriptions</h1><ul class="courses">{rows}</ul>'
             f'<p class="pager">Page {k} of {len(pages)}: {pager}</p>',
             index="pagination",
         )
     for c in courses:
-        for url, twin in ((preview[c.id], True), (preview[c.id].replace("preview_", "print_"), False)):
+        for url, twin in (
+            (preview[c.id], True),
+            (preview[c.id].replace("preview_", "print_"), False),
+        ):
             site.page(url)
-            extra = f"<p>{site.a(url.replace('preview_', 'print_'), 'Print-Friendly Page')}</p>" if twin else ""
-            xl = f"<p>Cross-listed as: {linked(', '.join(c.cross_listings))}</p>" if c.cross_listings else ""
+            extra = (
+                f"<p>{site.a(url.replace('preview_', 'print_'), 'Print-Friendly Page')}</p>"
+                if twin
+                else ""
+            )
+            xl = (
+                f"<p>Cross-listed as: {linked(', '.join(c.cross_listings))}</p>"
+                if c.cross_listings
+                else ""
+            )
             pr = f'<p class="prereq">{linked(pre[c.id])}</p>' if pre[c.id] else ""
             site.html(
                 url,
@@ -89,24 +102,34 @@ def render(school: School, hidden: set[str]) -> Site:
         f"<li>{site.a(f'/preview_program.php?poid={i + 1}', g.name)}</li>"
         for i, g in enumerate(school.programs)
     )
-    site.html("/content.php?navoid=programs", "Programs", f"<h1>Degrees and Programs</h1><ul>{lis}</ul>", index="programs")
+    site.html(
+        "/content.php?navoid=programs",
+        "Programs",
+        f"<h1>Degrees and Programs</h1><ul>{lis}</ul>",
+        index="programs",
+    )
     for i, g in enumerate(school.programs):
         url = f"/preview_program.php?poid={i + 1}"
         site.page(url)
         reqs = "".join(
-            f"<h3>{esc(label)}</h3><p class=\"req\">{linked(text)}</p>"
+            f'<h3>{esc(label)}</h3><p class="req">{linked(text)}</p>'
             for label, text in requirement_lines(p, g)
         )
         site.html(url, g.name, f'<h1 class="program" data-kind="{g.kind}">{esc(g.name)}</h1>{reqs}')
         site.cite(f"program:{g.id}", url)
     site.page("/content.php?navoid=ge")
     cats = "".join(
-        f'<div class="gecat" id="{c[0]}"><h2>{esc(c[1])} ({c[0]})</h2><p>{linked(ge_line(c))}</p></div>'
+        f'<div class="gecat" id="{c[0]}"><h2>{esc(c[1])} '
+        f"({c[0]})</h2><p>{linked(ge_line(c))}</p></div>"
         for c in school.ge
     )
     site.html("/content.php?navoid=ge", "Core Curriculum", f"<h1>Core Curriculum</h1>{cats}")
     site.cite("ge", "/content.php?navoid=ge")
     site.page("/content.php?navoid=calendar")
-    site.html("/content.php?navoid=calendar", "Calendar", "<h1>Academic Calendar</h1><p>Classes begin September 2.</p>")
+    site.html(
+        "/content.php?navoid=calendar",
+        "Calendar",
+        "<h1>Academic Calendar</h1><p>Classes begin September 2.</p>",
+    )
     news(site, school, "/news")
     return site

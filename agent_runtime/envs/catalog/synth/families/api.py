@@ -41,9 +41,20 @@ def render(school: School, hidden: set[str]) -> Site:
         for d in school.departments
         if site.edge(first[d.code])
     ]
-    items.append({"code": "ARCH", "name": "Architecture (discontinued)", "href": "/api/v1/subjects/ARCH/courses?cursor=0"})
+    items.append(
+        {
+            "code": "ARCH",
+            "name": "Architecture (discontinued)",
+            "href": "/api/v1/subjects/ARCH/courses?cursor=0",
+        }
+    )
     site.edge(items[-1]["href"])
-    site.add("/api/v1/subjects", _j({"items": items, "total": len(school.departments)}), JSON, index="subjects")
+    site.add(
+        "/api/v1/subjects",
+        _j({"items": items, "total": len(school.departments)}),
+        JSON,
+        index="subjects",
+    )
     for d in school.departments:
         for k in range(0, len(d.courses), PER_PAGE):
             url = f"/api/v1/subjects/{d.code}/courses?cursor={k}"
@@ -82,9 +93,16 @@ def render(school: School, hidden: set[str]) -> Site:
             site.add(href, _j(detail), JSON)
             site.cite(f"course:{c.id}", href)
     site.page("/api/v1/programs")
-    plist = [{"id": g.id, "name": g.name, "href": f"/api/v1/programs/{g.id}"} for g in school.programs]
+    plist = [
+        {"id": g.id, "name": g.name, "href": f"/api/v1/programs/{g.id}"} for g in school.programs
+    ]
     plist = [x for x in plist if site.edge(x["href"])]
-    site.add("/api/v1/programs", _j({"items": plist, "total": len(school.programs)}), JSON, index="programs")
+    site.add(
+        "/api/v1/programs",
+        _j({"items": plist, "total": len(school.programs)}),
+        JSON,
+        index="programs",
+    )
     for g in school.programs:
         url = f"/api/v1/programs/{g.id}"
         site.page(url)

@@ -35,7 +35,9 @@ def block(site: Site, c: SCourse, pre: str, link_print: bool) -> str:
     if pre:
         parts.append(f'<p class="courseblockextra">{esc(pre)}</p>')
     if c.cross_listings:
-        parts.append(f'<p class="courseblockextra">Cross-listed: {", ".join(c.cross_listings)}.</p>')
+        parts.append(
+            f'<p class="courseblockextra">Cross-listed: {", ".join(c.cross_listings)}.</p>'
+        )
     if link_print:
         parts.append(f"<p>{site.a(_print_url(c), 'Print view')}</p>")
     return "".join(parts) + "</div>"
@@ -54,17 +56,20 @@ def render(school: School, hidden: set[str]) -> Site:
         ("/faculty/", "Faculty Directory"),
     ]
     links = "".join(f"<li>{site.a(u, t)}</li>" for u, t in nav)
-    site.html("/", school.name, f"<h1>{esc(school.name)} Catalog {school.year}</h1><ul>{links}</ul>")
+    site.html(
+        "/", school.name, f"<h1>{esc(school.name)} Catalog {school.year}</h1><ul>{links}</ul>"
+    )
     site.page("/courses/")
     n = len(school.courses())
     lis = "".join(
-        f"<li>{site.a(_subject_url(d.code), f'{d.name} ({d.code})')}</li>" for d in school.departments
+        f"<li>{site.a(_subject_url(d.code), f'{d.name} ({d.code})')}</li>"
+        for d in school.departments
     )
     site.html(
         "/courses/",
         "Course Descriptions",
-        f"<h1>Course Descriptions</h1><p class=\"count\">{len(school.departments)} subjects, "
-        f"{n} courses</p><ul id=\"atozindex\">{lis}</ul>",
+        f'<h1>Course Descriptions</h1><p class="count">{len(school.departments)} subjects, '
+        f'{n} courses</p><ul id="atozindex">{lis}</ul>',
         index="subjects",
     )
     for d in school.departments:
@@ -74,8 +79,8 @@ def render(school: School, hidden: set[str]) -> Site:
         site.html(
             url,
             d.name,
-            f"<h1>{esc(d.name)} ({d.code})</h1><p class=\"count\">{len(d.courses)} courses</p>"
-            f"<div class=\"sc_sccoursedescs\">{blocks}</div>",
+            f'<h1>{esc(d.name)} ({d.code})</h1><p class="count">{len(d.courses)} courses</p>'
+            f'<div class="sc_sccoursedescs">{blocks}</div>',
             index="subject",
         )
         for c in d.courses:
@@ -84,13 +89,11 @@ def render(school: School, hidden: set[str]) -> Site:
             site.html(_print_url(c), c.id, block(site, c, pre[c.id], False))
             site.cite(f"course:{c.id}", _print_url(c))
     site.page("/programs/")
-    lis = "".join(
-        f"<li>{site.a(f'/programs/{g.id}/', g.name)}</li>" for g in school.programs
-    )
+    lis = "".join(f"<li>{site.a(f'/programs/{g.id}/', g.name)}</li>" for g in school.programs)
     site.html(
         "/programs/",
         "Programs",
-        f"<h1>Programs A-Z</h1><p class=\"count\">{len(school.programs)} programs</p><ul>{lis}</ul>",
+        f'<h1>Programs A-Z</h1><p class="count">{len(school.programs)} programs</p><ul>{lis}</ul>',
         index="programs",
     )
     for g in school.programs:
@@ -110,7 +113,8 @@ def render(school: School, hidden: set[str]) -> Site:
         site.cite(f"program:{g.id}", url)
     site.page("/ge/")
     cats = "".join(
-        f'<div class="gecat" id="{c[0]}"><h2>{esc(c[1])} ({c[0]})</h2><p>{esc(ge_line(c))}</p></div>'
+        f'<div class="gecat" id="{c[0]}"><h2>{esc(c[1])} '
+        f"({c[0]})</h2><p>{esc(ge_line(c))}</p></div>"
         for c in school.ge
     )
     site.html("/ge/", "General Education", f"<h1>General Education</h1>{cats}")

@@ -38,8 +38,8 @@ def render(school: School, hidden: set[str]) -> Site:
     site.html(
         "/academics/departments.html",
         "Departments",
-        f"<h1>Departments</h1><p class=\"count\">We offer {len(school.departments)} departments."
-        f"</p><table class=\"departments\">{rows}</table>",
+        f'<h1>Departments</h1><p class="count">We offer {len(school.departments)} departments.'
+        f'</p><table class="departments">{rows}</table>',
         index="subjects",
     )
     for d in school.departments:
@@ -53,7 +53,7 @@ def render(school: School, hidden: set[str]) -> Site:
         site.html(
             url,
             d.name,
-            f"<h1>{esc(d.name)}</h1><table class=\"courses\"><tr><th>Code</th><th>Title</th>"
+            f'<h1>{esc(d.name)}</h1><table class="courses"><tr><th>Code</th><th>Title</th>'
             f"<th>Credits</th></tr>{rows}</table>",
             index="subject",
         )
@@ -62,7 +62,8 @@ def render(school: School, hidden: set[str]) -> Site:
             curl = f"/dept/{d.code.lower()}/{c.number}.html"
             surl = f"/schedule/{d.code.lower()}-{c.number}.html"
             site.page(curl)
-            dl = f"<dt>Credits</dt><dd>{c.units:g}</dd><dt>Description</dt><dd>{esc(c.description)}</dd>"
+            dl = f"<dt>Credits</dt><dd>{c.units:g}</dd>"
+            dl += f"<dt>Description</dt><dd>{esc(c.description)}</dd>"
             if pre[c.id]:
                 dl += f"<dt>Before you enroll</dt><dd>{esc(pre[c.id])}</dd>"
             if c.cross_listings:
@@ -70,21 +71,28 @@ def render(school: School, hidden: set[str]) -> Site:
             site.html(
                 curl,
                 c.id,
-                f"<h2>{esc(c.id)}: {esc(c.title)}</h2><dl>{dl}</dl><p>{site.a(surl, 'Class schedule')}</p>",
+                f"<h2>{esc(c.id)}: {esc(c.title)}</h2><dl>{dl}</dl>"
+                f"<p>{site.a(surl, 'Class schedule')}</p>",
             )
             site.cite(f"course:{c.id}", curl)
             site.page(surl)
-            site.html(surl, "Schedule", f"<h2>Sections</h2><p>MWF 10:00, room {c.number % 40 + 100}</p>")
+            site.html(
+                surl, "Schedule", f"<h2>Sections</h2><p>MWF 10:00, room {c.number % 40 + 100}</p>"
+            )
     site.page("/majors.html")
     items = ""
     for g in school.programs:
         reqs = "".join(f"<p>{esc(lab)}: {esc(t)}</p>" for lab, t in requirement_lines(p, g))
         items += f'<dt id="{g.id}" data-kind="{g.kind}">{esc(g.name)}</dt><dd>{reqs}</dd>'
         site.cite(f"program:{g.id}", "/majors.html")
-    site.html("/majors.html", "Majors", f"<h1>Majors &amp; Minors</h1><dl class=\"programs\">{items}</dl>")
+    site.html(
+        "/majors.html", "Majors", f'<h1>Majors &amp; Minors</h1><dl class="programs">{items}</dl>'
+    )
     site.page("/core.html")
-    rows = "".join(f"<tr><td>{esc(c[1])} ({c[0]})</td><td>{esc(ge_line(c))}</td></tr>" for c in school.ge)
-    site.html("/core.html", "Core", f"<h1>Core Curriculum</h1><table class=\"core\">{rows}</table>")
+    rows = "".join(
+        f"<tr><td>{esc(c[1])} ({c[0]})</td><td>{esc(ge_line(c))}</td></tr>" for c in school.ge
+    )
+    site.html("/core.html", "Core", f'<h1>Core Curriculum</h1><table class="core">{rows}</table>')
     site.cite("ge", "/core.html")
     news(site, school, "/life")
     return site

@@ -10,7 +10,13 @@ from datetime import UTC, datetime
 
 from fpdf import FPDF
 
-from agent_runtime.envs.catalog.synth.common import ge_line, news, prose_for, requirement_lines, units_text
+from agent_runtime.envs.catalog.synth.common import (
+    ge_line,
+    news,
+    prose_for,
+    requirement_lines,
+    units_text,
+)
 from agent_runtime.envs.catalog.synth.school import School
 from agent_runtime.envs.catalog.synth.site import Site, esc
 
@@ -39,7 +45,10 @@ def render(school: School, hidden: set[str]) -> Site:
     y = school.year[:4]
     subj = {d.code: f"/bulletin/{y}/courses-{d.code.lower()}.pdf" for d in school.departments}
     site.page("/bulletin/")
-    lis = "".join(f"<li>{site.a(u, f'{d.name} courses ({d.code})')}</li>" for d, u in zip(school.departments, subj.values(), strict=True))
+    lis = "".join(
+        f"<li>{site.a(u, f'{d.name} courses ({d.code})')}</li>"
+        for d, u in zip(school.departments, subj.values(), strict=True)
+    )
     archived = [f"/bulletin/2019/courses-{d.code.lower()}.pdf" for d in school.departments[:3]]
     old = "".join(
         f"<li>{site.a(u, '2019 bulletin: ' + d.code)}</li>"
@@ -49,10 +58,11 @@ def render(school: School, hidden: set[str]) -> Site:
         "/bulletin/",
         school.name,
         f"<h1>{esc(school.name)} Academic Bulletin {school.year}</h1>"
-        f'<p class="count">Course bulletins for {len(school.departments)} subjects:</p><ul>{lis}</ul>'
+        f'<p class="count">Course bulletins for {len(school.departments)} '
+        f"subjects:</p><ul>{lis}</ul>"
         f"<ul><li>{site.a(f'/bulletin/{y}/programs.pdf', 'Degree programs')}</li>"
-        f"<li>{site.a(f'/bulletin/{y}/general-education.pdf', 'General education requirements')}</li>"
-        f"<li>{site.a(f'/bulletin/{y}/courses-interdisciplinary.pdf', 'Interdisciplinary courses')}</li>"
+        f"<li>{site.a(f'/bulletin/{y}/general-education.pdf', 'General education')}</li>"
+        f"<li>{site.a(f'/bulletin/{y}/courses-interdisciplinary.pdf', 'Interdisciplinary')}</li>"
         f"<li>{site.a(f'/bulletin/{y}/addendum.pdf', 'Bulletin addendum')}</li></ul>"
         f"<h2>Archived bulletins</h2><ul>{old}</ul><p>{site.a('/news/', 'News')}</p>",
         index="subjects",
@@ -64,14 +74,23 @@ def render(school: School, hidden: set[str]) -> Site:
             lines = [f"{c.id} {c.title} ({units_text(c)})", c.description]
             if pre[c.id]:
                 # A bulletin has no markup to set the requirement apart, so it always says so.
-                text = pre[c.id] if pre[c.id].lower().startswith("prereq") else f"Prerequisite: {pre[c.id]}"
+                text = (
+                    pre[c.id]
+                    if pre[c.id].lower().startswith("prereq")
+                    else f"Prerequisite: {pre[c.id]}"
+                )
                 lines.append(text)
             if c.cross_listings:
                 lines.append(f"Cross-listed: {', '.join(c.cross_listings)}.")
             blocks.append(lines)
             site.cite(f"course:{c.id}", url)
         site.page(url)
-        site.add(url, write_pdf(f"{d.name} ({d.code}) Courses {school.year}", blocks), PDF, index="subject")
+        site.add(
+            url,
+            write_pdf(f"{d.name} ({d.code}) Courses {school.year}", blocks),
+            PDF,
+            index="subject",
+        )
     for u, d in zip(archived, school.departments[:3], strict=True):
         site.page(u)
         blocks = [[f"{c.id} {c.title} ({units_text(c)})", c.description] for c in d.courses[:4]]
@@ -80,15 +99,24 @@ def render(school: School, hidden: set[str]) -> Site:
     site.page(progs)
     blocks = []
     for g in school.programs:
-        blocks.append([f"Program: {g.name} [{g.kind}]"] + [f"{lab}: {t}" for lab, t in requirement_lines(p, g)])
+        blocks.append(
+            [f"Program: {g.name} [{g.kind}]"]
+            + [f"{lab}: {t}" for lab, t in requirement_lines(p, g)]
+        )
         site.cite(f"program:{g.id}", progs)
     site.add(progs, write_pdf(f"Degree Programs {school.year}", blocks), PDF)
     gurl = f"/bulletin/{y}/general-education.pdf"
     site.page(gurl)
-    site.add(gurl, write_pdf("General Education", [[f"{c[1]} ({c[0]})", ge_line(c)] for c in school.ge]), PDF)
+    site.add(
+        gurl,
+        write_pdf("General Education", [[f"{c[1]} ({c[0]})", ge_line(c)] for c in school.ge]),
+        PDF,
+    )
     site.cite("ge", gurl)
     # A "PDF" link that serves an HTML error page (a bad page, not a crash).
     site.page(f"/bulletin/{y}/courses-interdisciplinary.pdf")
-    site.html(f"/bulletin/{y}/courses-interdisciplinary.pdf", "Error", "<h1>Document unavailable</h1>")
+    site.html(
+        f"/bulletin/{y}/courses-interdisciplinary.pdf", "Error", "<h1>Document unavailable</h1>"
+    )
     news(site, school, "/news")
     return site
