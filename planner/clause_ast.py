@@ -188,6 +188,30 @@ def clause_json_schema(identifiers: list[str] | None = None) -> dict[str, Any]:
                 restrict(v)
 
     restrict(schema)
+    if not identifiers:
+        # No identifier in the span: no node may name a course (an empty enum is unsatisfiable,
+        # which grammar compilers reject), so those kinds leave the schema entirely.
+        gone = {"#/$defs/CourseNode", "#/$defs/ConcurrentNode"}
+
+        def prune(node: Any) -> None:
+            if isinstance(node, dict):
+                for key in ("anyOf", "oneOf"):
+                    if key in node:
+                        node[key] = [x for x in node[key] if x.get("$ref") not in gone]
+                props = node.get("properties", {})
+                if "course" in props and "course" not in node.get("required", []):
+                    del props["course"]
+                if "recommended" in props:
+                    props["recommended"] = {"type": "array", "maxItems": 0}
+                for v in node.values():
+                    prune(v)
+            elif isinstance(node, list):
+                for v in node:
+                    prune(v)
+
+        for name in ("CourseNode", "ConcurrentNode"):
+            schema["$defs"].pop(name, None)
+        prune(schema)
     return schema
 
 

@@ -102,3 +102,9 @@ def _courses(text: str) -> list[str]:
         for m in re.findall(r'"recommended":\s*\[([^\]]*)\]', text)
         for c in re.findall(r'"([^"]*)"', m)
     ]
+
+
+def test_a_span_without_identifiers_offers_no_course_kinds() -> None:
+    schema = json.dumps(clause_json_schema(identifier_enum("junior standing or consent")))
+    assert "CourseNode" not in schema and "ConcurrentNode" not in schema
+    assert "StandingNode" in schema
