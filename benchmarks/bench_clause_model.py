@@ -44,7 +44,13 @@ def export(work: Path, n: int, real: list[Path]) -> Path:
 
 
 def train(
-    work: Path, data: Path, base: Path, recipe: Path, steps: int, max_length: int | None
+    work: Path,
+    data: Path,
+    base: Path,
+    recipe: Path,
+    steps: int,
+    max_length: int | None,
+    precision: str | None = None,
 ) -> Path:
     out = work / "adapter"
     if (out / "adapter_model.safetensors").exists():
@@ -66,6 +72,8 @@ def train(
     ]
     if max_length:
         cmd += ["--max-length", str(max_length)]
+    if precision:
+        cmd += ["--precision", precision]
     subprocess.run(cmd, check=True, cwd=ROOT)
     return out
 
@@ -152,6 +160,8 @@ def main() -> None:
     ap.add_argument("--recipe", type=Path, required=True, help="clause-to-AST recipe for that base")
     ap.add_argument("--steps", type=int, default=300)
     ap.add_argument("--max-length", type=int, default=None, help="override the recipe's limit")
+    ap.add_argument("--precision", choices=["bf16", "fp32"], default=None, help="override")
+    ap.add_argument("--adapter", type=Path, default=None, help="score this adapter, no training")
     ap.add_argument("--n", type=int, default=4000, help="synthetic clause records")
     ap.add_argument("--k", type=int, default=100, help="spans scored per set")
     ap.add_argument(
@@ -166,9 +176,12 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     data = export(args.work, args.n, list(args.real))
-    adapter = train(args.work, data, args.base, args.recipe, args.steps, args.max_length)
+    adapter = args.adapter or train(
+        args.work, data, args.base, args.recipe, args.steps, args.max_length, args.precision
+    )
     t_train = time.time() - t0
     result = {
+        "adapter": str(adapter),
         "base": str(args.base),
         "recipe": str(args.recipe),
         "steps": args.steps,
@@ -176,7 +189,10 @@ def main() -> None:
         "train_and_export_seconds": round(t_train),
         "scores": score(args.base, adapter, data, args.k),
     }
-    summary = args.work / "adapter" / "run_summary.json"
+    state = Path(adapter) / "trainer_state.json"
+    if state.exists():
+        result["trained_steps"] = json.loads(state.read_text()).get("global_step")
+    summary = Path(adapter) / "run_summary.json"
     if summary.exists():
         result["run_summary"] = json.loads(summary.read_text())
     s = result["scores"]
@@ -184,7 +200,8 @@ def main() -> None:
     md = [
         "# Clause-to-AST fallback model",
         "",
-        f"Base `{args.base}`, recipe `{args.recipe}`, {args.steps} steps; "
+        f"Base `{args.base}`, recipe `{args.recipe}`, adapter `{adapter}` "
+        f"({result.get('trained_steps', args.steps)} optimizer steps); "
         "shared 2-core CPU machine.",
         "",
         "| set (never trained on) | n | grammar only | grammar + model |",
