@@ -116,6 +116,10 @@ def clauses(
     eval_fraction: float = typer.Option(0.08, help="Share of ASTs held out for eval."),
     split_seed: int = typer.Option(20260606, help="Seed mixed into the template-id hash."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing --out folder."),
+    real_spans: list[Path] = typer.Option(
+        None, help="Real prerequisite strings (term JSON, JSONL {text}, or text); typed ones join."
+    ),
+    exclude: Path = typer.Option(None, help="Held-out strings (JSONL {text}) never trained on."),
 ) -> None:
     """Synthetic catalog prerequisite spans -> clause-AST records (KnowPlan deterministic-first)."""
     from data_export.clauses.export import ClauseExportConfig, export_clauses
@@ -129,6 +133,8 @@ def clauses(
         eval_fraction=eval_fraction,
         split_seed=split_seed,
         overwrite=overwrite,
+        real_spans=list(real_spans) if real_spans else None,
+        exclude=exclude,
     )
     progress, close = _bars(total=n)
     try:
