@@ -1,7 +1,7 @@
 """Demo stage timings: run `pathwise demo` into a fresh folder (or read a finished run) and write
 benchmarks/results/demo.json and demo.md.
 
-    .venv/bin/python benchmarks/bench_demo.py                 # fresh run of the tiny-cpu recipe
+    .venv/bin/python benchmarks/bench_demo.py                 # fresh run of the smollm2-cpu recipe
     .venv/bin/python benchmarks/bench_demo.py --run runs/demo # timings of a finished run
 """
 
@@ -21,7 +21,7 @@ RESULTS = Path(__file__).parent / "results"
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--run", type=Path, help="a finished demo folder (holds report.json)")
-    ap.add_argument("--recipe", default="tiny-cpu")
+    ap.add_argument("--recipe", default="smollm2-cpu")
     ap.add_argument("--out", type=Path, default=RESULTS)
     args = ap.parse_args()
     run = args.run

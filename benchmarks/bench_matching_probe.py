@@ -359,7 +359,7 @@ def main() -> None:
     from pathwise.demo.config import load_demo_config
     from training.tiny import build_text
 
-    size = load_demo_config("tiny-cpu").student.model
+    size = load_demo_config("random-base-cpu").student.model
     rng = random.Random(0)
     corpus = [
         "".join(example(rng, lay, rationale=True)[:2]) for _ in range(2000) for lay in LAYOUTS

@@ -54,10 +54,21 @@ def sft(
         "--images/--no-images",
         help="--no-images: text path only (inspection); not for VL training.",
     ),
+    middle_format: str = typer.Option(
+        "paper",
+        help='Interface format: paper (the default), text-first (label lines `role "text" '
+        "[N]`) or echo (text-first, and the answer names the target's text before its number).",
+    ),
 ) -> None:
     """Guarded step rows -> middle-layer SFT records (WebRider Appendix E filters and split)."""
+    from agent_runtime.middle.format import get_format
     from data_export.middle.export import SFTExportConfig, export_sft
     from data_export.output import OutputExistsError
+
+    try:
+        fmt = get_format(middle_format)
+    except ValueError as e:
+        _fail(e)
 
     cfg = SFTExportConfig(
         traces=traces,
@@ -67,6 +78,7 @@ def sft(
         min_confidence=min_confidence,
         overwrite=overwrite,
         images=images,
+        middle_format=fmt,
     )
     progress, close = _bars()
     try:
@@ -104,6 +116,10 @@ def clauses(
     eval_fraction: float = typer.Option(0.08, help="Share of ASTs held out for eval."),
     split_seed: int = typer.Option(20260606, help="Seed mixed into the template-id hash."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing --out folder."),
+    real_spans: list[Path] = typer.Option(
+        None, help="Real prerequisite strings (term JSON, JSONL {text}, or text); typed ones join."
+    ),
+    exclude: Path = typer.Option(None, help="Held-out strings (JSONL {text}) never trained on."),
 ) -> None:
     """Synthetic catalog prerequisite spans -> clause-AST records (KnowPlan deterministic-first)."""
     from data_export.clauses.export import ClauseExportConfig, export_clauses
@@ -117,6 +133,8 @@ def clauses(
         eval_fraction=eval_fraction,
         split_seed=split_seed,
         overwrite=overwrite,
+        real_spans=list(real_spans) if real_spans else None,
+        exclude=exclude,
     )
     progress, close = _bars(total=n)
     try:

@@ -101,6 +101,13 @@ def live(
             help="Decode each step with its grounded schema (visible labels, the payload).",
         ),
     ] = False,
+    middle_format: Annotated[
+        str,
+        typer.Option(
+            help="The served student's interface format: paper (the default), text-first or "
+            "echo (text-first label lines, the answer names the target's text).",
+        ),
+    ] = "paper",
     workers: Annotated[int, typer.Option(min=1, help="Parallel browsers.")] = 1,
     step_cap: Annotated[int, typer.Option(min=1, help="Browser steps per rollout.")] = 20,
     timeout: Annotated[float, typer.Option(help="Seconds per rollout.")] = 900.0,
@@ -133,6 +140,7 @@ def live(
         model=model,
         vision=vision,
         grounded_schema=grounded_schema,
+        middle_format=middle_format,
         workers=workers,
         step_cap=step_cap,
         timeout_s=timeout,
@@ -162,4 +170,11 @@ def live(
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    from evals.audit.cli import audit_app
+    from evals.contracts import cli as contracts_cli
+    from evals.viewer.cli import view
+
     app.add_typer(eval_app, name="eval")
+    app.command("view")(view)
+    app.add_typer(audit_app, name="audit")
+    contracts_cli.register(bench_app)  # pathwise bench contracts

@@ -1,7 +1,10 @@
-"""Paired statistics for live comparisons: WebRider Appendix I (Table 50 paired CIs, transitions).
+"""Paired statistics: WebRider Appendix I (Table 50 paired CIs, transitions) and Appendix G
+(Wilson intervals, Wilcoxon signed-rank on rollout-level PCS differences, exact sign test).
 
-Exact McNemar on the discordant pairs (two-sided binomial), a seeded paired percentile
-bootstrap that resamples contracts, and Wilson intervals for a single rate. numpy + math only.
+Thin, named wrappers over scipy and statsmodels so every report states the same test the
+same way: exact McNemar on the discordant pairs, a seeded paired percentile bootstrap that
+resamples contracts, Wilson intervals for a single rate, the Wilcoxon signed-rank test, the
+exact binomial sign test, Fleiss' and Cohen's kappa and Spearman's rho.
 """
 
 from __future__ import annotations
@@ -11,23 +14,24 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from scipy import stats as sps
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.inter_rater import aggregate_raters, cohens_kappa, fleiss_kappa
+from statsmodels.stats.proportion import proportion_confint
 
 
 def mcnemar_exact(b: int, c: int) -> float:
     """Two-sided exact McNemar p-value from the discordant counts.
 
     b: pairs where only the candidate succeeds; c: pairs where only the reference succeeds.
-    Under H0 each discordant pair falls either way with probability 1/2, so
-    p = min(1, 2 * P[Binomial(b + c, 1/2) <= min(b, c)]).
+    Under H0 each discordant pair falls either way with probability 1/2 (statsmodels'
+    exact McNemar: min(1, 2 * P[Binomial(b + c, 1/2) <= min(b, c)])).
     """
     if b < 0 or c < 0:
         raise ValueError("discordant counts must be non-negative")
-    n = b + c
-    if n == 0:
+    if b + c == 0:
         return 1.0
-    k = min(b, c)
-    tail = sum(math.comb(n, i) for i in range(k + 1))
-    return min(1.0, 2.0 * tail / 2**n)
+    return float(mcnemar([[0, b], [c, 0]], exact=True).pvalue)
 
 
 def paired_table(candidate: Sequence[bool], reference: Sequence[bool]) -> dict[str, int]:
@@ -56,29 +60,20 @@ def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     """Wilson score interval for a binomial rate k/n; None when n == 0."""
     if n == 0:
         return None
-    z = _z(confidence)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if k == 0 else max(0.0, centre - half)
-    hi = 1.0 if k == n else min(1.0, centre + half)
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be in (0, 1)")
+    lo, hi = proportion_confint(k, n, alpha=1 - confidence, method="wilson")
+    # The score interval touches the boundary exactly at 0/n and n/n; keep it exact there.
+    lo = 0.0 if k == 0 else max(0.0, float(lo))
+    hi = 1.0 if k == n else min(1.0, float(hi))
     return lo, hi
 
 
 def _z(confidence: float) -> float:
-    """Two-sided normal quantile via bisection on erf (no scipy)."""
+    """Two-sided normal quantile for a confidence level."""
     if not 0 < confidence < 1:
         raise ValueError("confidence must be in (0, 1)")
-    target = confidence  # P(|Z| <= z) = erf(z / sqrt 2)
-    lo, hi = 0.0, 10.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if math.erf(mid / math.sqrt(2)) < target:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    return float(sps.norm.ppf(0.5 + confidence / 2))
 
 
 def paired_bootstrap(
@@ -92,8 +87,9 @@ def paired_bootstrap(
 ) -> dict[str, Any]:
     """Percentile bootstrap CIs for both success rates and their difference.
 
-    Contracts are resampled with replacement as pairs (the same index draws both outcomes), so
-    the interval of the difference reflects the pairing. Deterministic for a given seed.
+    Contracts are resampled with replacement as pairs (scipy's `paired=True`: the same index
+    draws both outcomes), so the interval of the difference reflects the pairing.
+    Deterministic for a given seed.
     """
     x = np.asarray(candidate, dtype=np.float64)
     y = np.asarray(reference, dtype=np.float64)
@@ -110,22 +106,90 @@ def paired_bootstrap(
     if n == 0:
         out.update(candidate=None, reference=None, difference=None)
         return out
-    rng = np.random.default_rng(seed)
-    means_x = np.empty(n_boot)
-    means_y = np.empty(n_boot)
-    for start in range(0, n_boot, chunk):
-        m = min(chunk, n_boot - start)
-        idx = rng.integers(0, n, size=(m, n))
-        means_x[start : start + m] = x[idx].mean(axis=1)
-        means_y[start : start + m] = y[idx].mean(axis=1)
-    alpha = 1 - confidence
-    qs = [100 * alpha / 2, 100 * (1 - alpha / 2)]
+    points = (float(x.mean()), float(y.mean()), float(x.mean() - y.mean()))
+    if n == 1:  # every resample is the one contract: the interval is the point
+        lows = highs = points
+    else:
 
-    def summary(point: float, draws: np.ndarray) -> dict[str, float]:
-        lo, hi = np.percentile(draws, qs)
-        return {"estimate": float(point), "ci_low": float(lo), "ci_high": float(hi)}
+        def rates(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
+            ma, mb = a.mean(axis=axis), b.mean(axis=axis)
+            return np.stack([ma, mb, ma - mb])
 
-    out["candidate"] = summary(x.mean(), means_x)
-    out["reference"] = summary(y.mean(), means_y)
-    out["difference"] = summary(x.mean() - y.mean(), means_x - means_y)
+        res = sps.bootstrap(
+            (x, y),
+            rates,
+            paired=True,
+            vectorized=True,
+            n_resamples=n_boot,
+            batch=chunk,
+            confidence_level=confidence,
+            method="percentile",
+            rng=np.random.default_rng(seed),
+        )
+        lows = tuple(float(v) for v in res.confidence_interval.low)
+        highs = tuple(float(v) for v in res.confidence_interval.high)
+    for i, key in enumerate(("candidate", "reference", "difference")):
+        out[key] = {"estimate": points[i], "ci_low": lows[i], "ci_high": highs[i]}
     return out
+
+
+def wilcoxon_signed_rank(differences: Sequence[float]) -> dict[str, Any]:
+    """Two-sided Wilcoxon signed-rank test on paired differences (scipy, method 'auto').
+
+    Zero differences are dropped (Wilcoxon's original treatment); scipy computes the exact
+    null distribution for small samples, ties included, and the normal approximation beyond.
+    """
+    d = np.asarray(differences, dtype=np.float64)
+    nonzero = int(np.count_nonzero(d))
+    out: dict[str, Any] = {
+        "n": int(d.size),
+        "n_nonzero": nonzero,
+        "zeros_dropped": d.size - nonzero,
+    }
+    if nonzero == 0:
+        out.update(statistic=None, p_value=None)
+        return out
+    res = sps.wilcoxon(d, zero_method="wilcox", alternative="two-sided", method="auto")
+    out.update(statistic=float(res.statistic), p_value=float(res.pvalue))
+    return out
+
+
+def sign_test(wins: int, losses: int) -> float | None:
+    """Two-sided exact binomial sign test of wins against losses (ties left out); None if 0."""
+    n = wins + losses
+    if n == 0:
+        return None
+    return float(sps.binomtest(wins, n, 0.5, alternative="two-sided").pvalue)
+
+
+def fleiss(ratings: Sequence[Sequence[str]], categories: Sequence[str]) -> float | None:
+    """Fleiss' kappa; `ratings[i]` holds every rater's category for item i (equal counts)."""
+    rows = [list(r) for r in ratings]
+    if not rows or len(rows[0]) < 2 or len({len(r) for r in rows}) != 1:
+        return None
+    index = {c: i for i, c in enumerate(categories)}
+    coded = np.array([[index[c] for c in r] for r in rows])
+    table, _ = aggregate_raters(coded, n_cat=len(categories))
+    value = float(fleiss_kappa(table, method="fleiss"))
+    return None if math.isnan(value) else value
+
+
+def cohen(a: Sequence[bool], b: Sequence[bool]) -> float | None:
+    """Cohen's kappa of two binary raters; None when chance agreement is 1 (both constant)."""
+    if len(a) != len(b) or not a:
+        return None
+    table = np.zeros((2, 2))
+    for x, y in zip(a, b, strict=True):
+        table[int(bool(x)), int(bool(y))] += 1
+    n = table.sum()
+    chance = float((table.sum(axis=0) * table.sum(axis=1)).sum() / (n * n))
+    if chance >= 1.0:
+        return None
+    return float(cohens_kappa(table, return_results=False))
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's rank correlation (None when either side is constant or n < 2)."""
+    if len(x) < 2 or len(set(x)) < 2 or len(set(y)) < 2:
+        return None
+    return float(sps.spearmanr(x, y).statistic)

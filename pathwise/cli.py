@@ -27,16 +27,20 @@ def _mount() -> None:
     from agent_runtime import cli as runtime_cli
     from data_export import cli as export_cli
     from evals import cli as evals_cli
+    from pathwise import catalog_cli
     from pathwise.demo import cli as demo_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
+    from training.models import cli as models_cli
 
     runtime_cli.register(app, bench_app)
     planner_cli.register(app, bench_app)
     export_cli.register(app, bench_app)
     evals_cli.register(app, bench_app)
     serving_cli.register(app, bench_app)
+    models_cli.register(app)
     demo_cli.register(app)
+    catalog_cli.register(app)  # pathwise catalog ...
 
 
 _mount()

@@ -30,6 +30,7 @@ from training.sft_config import (
     check_world_batch,
     load_recipe,
     resolve_path,
+    with_resolved_precision,
     world_size_from_env,
 )
 
@@ -65,8 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--grad-accum", type=int, help="gradient accumulation steps (same rule)")
     p.add_argument(
         "--precision",
-        choices=["bf16", "fp32"],
-        help="override precision (and the model dtype with it), e.g. bf16 for a tiny GPU smoke run",
+        choices=["bf16", "fp32", "auto"],
+        help="override precision (and the model dtype with it), e.g. bf16 for a GPU smoke run; "
+        "auto = bf16 where the GPU or CPU runs it natively, else fp32",
     )
     p.add_argument(
         "--resume",
@@ -97,7 +99,9 @@ def apply_overrides(recipe: Recipe, args: argparse.Namespace) -> Recipe:
         data["data"]["max_length"] = args.max_length
     if args.precision:
         data["precision"] = args.precision
-        data["model"]["dtype"] = "bfloat16" if args.precision == "bf16" else "float32"
+        data["model"]["dtype"] = {"bf16": "bfloat16", "fp32": "float32", "auto": "auto"}[
+            args.precision
+        ]
     b = data["batch"]
     if args.micro_batch is not None or args.grad_accum is not None:
         b["micro_batch"] = args.micro_batch or b["micro_batch"]
@@ -222,7 +226,9 @@ def _meta_callback(world_size: int, recipe: Recipe):
     return CheckpointMeta()
 
 
-def run(recipe: Recipe, world_size: int, resume: str = "auto") -> dict[str, Any]:
+def run(
+    recipe: Recipe, world_size: int, resume: str = "auto", precision_reason: str = ""
+) -> dict[str, Any]:
     """Train the recipe's adapter; return (and write) the run summary."""
     from trl import SFTTrainer
 
@@ -272,6 +278,7 @@ def run(recipe: Recipe, world_size: int, resume: str = "auto") -> dict[str, Any]
         "distributed_type": str(acc.distributed_type).split(".")[-1],
         "zero_stage": plugin.zero_stage if plugin is not None else None,
         "precision": recipe.precision,
+        "precision_reason": precision_reason,
         "device": str(acc.device),
         "global_batch": recipe.batch.global_batch,
         "micro_batch": recipe.batch.micro_batch,
@@ -297,6 +304,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         recipe = apply_overrides(load_recipe(args.recipe), args)
+        asked = recipe.precision
+        recipe, why = with_resolved_precision(recipe)
+        print(f"precision: {recipe.precision} (recipe says {asked}: {why})", file=sys.stderr)
         world_size = world_size_from_env()
         check_world_batch(recipe, world_size)  # before any model or dataset loads
         if args.check:
@@ -307,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     try:
-        summary = run(recipe, world_size, args.resume)
+        summary = run(recipe, world_size, args.resume, why)
     except RecipeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

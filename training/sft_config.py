@@ -61,7 +61,8 @@ class ModelSpec(_Strict):
     kind: Literal["vl", "text"] = Field(
         description="vl: AutoModelForImageTextToText + AutoProcessor; text: AutoModelForCausalLM"
     )
-    dtype: Literal["bfloat16", "float32"]
+    # auto: follows `precision: auto` (bfloat16 where bf16 runs natively, else float32).
+    dtype: Literal["bfloat16", "float32", "auto"]
     attn_implementation: str | None = None
 
 
@@ -125,7 +126,9 @@ class Recipe(_Strict):
     lora: LoraSpec | None = None
     batch: BatchSpec
     distributed: DistributedSpec = DistributedSpec()
-    precision: Literal["bf16", "fp32"]
+    # auto: bf16 where the GPU or CPU runs it natively (AMX-BF16 / AVX512-BF16), fp32 otherwise;
+    # resolved once at launch (training/precision.py) and written to the log and run summary.
+    precision: Literal["bf16", "fp32", "auto"]
     output_dir: str
     wandb_project: str | None = None
     # assistant: SFT loss on the assistant turns only (every paper recipe). all: every token,
@@ -152,6 +155,8 @@ class Recipe(_Strict):
                 )
         if self.precision == "bf16" and self.model.dtype != "bfloat16":
             raise ValueError("precision bf16 needs model.dtype bfloat16")
+        if (self.precision == "auto") != (self.model.dtype == "auto"):
+            raise ValueError("precision auto and model.dtype auto go together")
         return self
 
 
@@ -180,6 +185,18 @@ def load_recipe(path: str | Path) -> Recipe:
         raise RecipeError(_format_error(path, e)) from None
     recipe._source = str(path)
     return recipe
+
+
+def with_resolved_precision(recipe: Recipe) -> tuple[Recipe, str]:
+    """The recipe with `precision: auto` made concrete for this machine, and the reason."""
+    from training.precision import resolve
+
+    precision, dtype, why = resolve(recipe.precision)
+    data = recipe.model_dump()
+    data["precision"], data["model"]["dtype"] = precision, dtype
+    resolved = Recipe.model_validate(data)
+    resolved._source = recipe._source
+    return resolved, why
 
 
 def resolve_path(value: str) -> Path:

@@ -29,6 +29,7 @@ from agent_runtime.contracts.guard_labels import (
 from agent_runtime.contracts.history import RecentAction, RecentHistory
 from agent_runtime.contracts.intent import (
     AnswerSchema,
+    BlockerCheck,
     Clarification,
     EnvSpec,
     EvidenceObligation,
@@ -62,6 +63,7 @@ __all__ = [
     "AnswerSchema",
     "BBox",
     "BackAction",
+    "BlockerCheck",
     "Clarification",
     "ClickAction",
     "CompileResult",

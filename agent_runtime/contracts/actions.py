@@ -88,6 +88,11 @@ FallbackAction = Annotated[
 ACTION_ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 FALLBACK_ADAPTER: TypeAdapter[Any] = TypeAdapter(FallbackAction)
 
+# A middle format may echo the target's displayed text before its number (a rationale the model
+# writes, agent_runtime/middle/format.py). It is not part of the Action AST: the guard compiler
+# drops it, so nothing downstream of the guards ever sees it.
+RATIONALE_KEY = "label_text"
+
 WAIT_SECONDS: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 5.0)
 
 DEFAULT_FALLBACK = ScrollAction(target="window", direction="down")

@@ -44,6 +44,11 @@ class RejectReason(StrEnum):
     SCROLL_LOOP = "scroll_loop"
     REPEATED_STATE = "repeated_state"
     EXTERNAL_ACCESS = "external_access"
+    # Tightened for the contract sites' pages:
+    DUPLICATE_KEY = "duplicate_key"  # ambiguous JSON: never resolved by "last key wins"
+    UNDECODABLE_TEXT = "undecodable_text"  # lone surrogates, control characters
+    ACCESS_CIRCUMVENTION = "access_circumvention"  # text that solves or routes around a wall
+    SENSITIVE_INPUT = "sensitive_input"  # credentials, card or personal data not allowed
     # The compiler never raises; a bug inside it surfaces as this labeled rejection.
     INTERNAL_ERROR = "internal_error"
 

@@ -30,9 +30,17 @@ class Inspect(BaseModel):
         "answer_field_max",
         "answer_field_min",
         "env_reward",
+        # Contract sites: a fact of the selected item (on `page`), the best valid item by a
+        # fact, an answer field checked against the gold, and checks over the whole trace.
+        "item_attr",
+        "item_best",
+        "answer_matches_gold",
+        "trace_never_visits",
     ]
     field: str | None = None
     value: str | float | None = None
+    op: Literal["eq", "max", "min", "contains", "argmax", "argmin"] | None = None
+    page: str = Field(default="item", description="Page kind the fact is shown on.")
 
 
 class HardConstraint(BaseModel):
@@ -43,15 +51,37 @@ class HardConstraint(BaseModel):
 
 
 class EvidenceObligation(BaseModel):
+    """Which fact must be observed, on which page, before the answer (Table 16, Evidence)."""
+
     model_config = _Frozen
     id: str
     text: str = Field(min_length=1)
+    fact: str | None = Field(default=None, description="Label of the fact as pages show it.")
+    page: str | None = Field(default=None, description="Page kind: item, seller, fees, map ...")
+    via: str | None = Field(default=None, description="Link text leading to that page.")
+    min_items: int = Field(default=1, ge=1, description="Distinct items whose page is seen.")
+
+
+class BlockerCheck(BaseModel):
+    """A material blocker and the fact that resolves it (open while shown as an open value)."""
+
+    model_config = _Frozen
+    id: str
+    text: str = Field(min_length=1)
+    fact: str
+    page: str = "item"
+    via: str | None = None
+    open_values: list[str] = Field(default_factory=list)
 
 
 class AnswerSchema(BaseModel):
     model_config = _Frozen
     form: Literal["recommendation", "evidence_answer", "env_completion"] = "evidence_answer"
     fields: list[str] = Field(default_factory=list)
+    min_alternatives: int = Field(default=0, ge=0)
+    value_fact: str | None = Field(
+        default=None, description="Fact label an evidence answer's `value` reports."
+    )
 
 
 class EnvSpec(BaseModel):
@@ -97,6 +127,15 @@ class IntentContract(BaseModel):
     answer_schema: AnswerSchema = Field(default_factory=AnswerSchema)
     persona: PersonaPolicy
     geographic: bool = Field(default=False, description="Maps actions are legal only when true.")
+    location: str | None = Field(default=None, description="Where a geographic task is.")
+    claims: list[HardConstraint] = Field(
+        default_factory=list, description="Claims a verify task checks (its verdict's basis)."
+    )
+    blocker_checks: list[BlockerCheck] = Field(default_factory=list)
+    allow_sensitive: list[Literal["credentials", "payment", "personal"]] = Field(
+        default_factory=list,
+        description="Sensitive input the user allows typing; the guards refuse the rest.",
+    )
     env: EnvSpec
     clarifications: list[Clarification] = Field(default_factory=list)
 

@@ -92,6 +92,9 @@ class Gates(BaseModel):
     evidence: bool = False
     answer: bool = False
     blocker: bool = False
+    reasons: list[str] = Field(
+        default_factory=list, description="Why each failing gate failed (contract sites)."
+    )
 
     @property
     def cgs(self) -> bool:

@@ -7,6 +7,7 @@ fallback executes, and an internal bug becomes RejectReason.INTERNAL_ERROR.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from agent_runtime.contracts.actions import (
@@ -65,7 +66,11 @@ def _ast(action: Executable, fallback: FallbackAction) -> ActionAST:
 
 
 def _model_fallback(
-    raw: Any, obs: Observation, geographic: bool, repairs: list[RepairKind]
+    raw: Any,
+    obs: Observation,
+    geographic: bool,
+    repairs: list[RepairKind],
+    allow: Collection[str] | None = None,
 ) -> tuple[FallbackAction | None, str]:
     """The model's own fallback if it is grammar-valid and target-free (Table 46)."""
     fb_repairs: list[RepairKind] = []
@@ -75,7 +80,7 @@ def _model_fallback(
         body = normalize_body(raw, fb_repairs)
         if body["type"] not in _FALLBACK_KINDS:
             raise Rejected(RejectReason.INVALID_FIELD, f"{body['type']} cannot be a fallback")
-        action = build_action(body, obs, fb_repairs, geographic=geographic)
+        action = build_action(body, obs, fb_repairs, geographic=geographic, allow_sensitive=allow)
     except Rejected as r:
         repairs.append(RepairKind.INVALID_FALLBACK)
         return None, f"fallback {r.reason.value}: {r.detail}"
@@ -85,7 +90,13 @@ def _model_fallback(
     return action, ""  # type: ignore[return-value]
 
 
-def _compile(raw: str, obs: Observation, history: RecentHistory, geographic: bool) -> CompileResult:
+def _compile(
+    raw: str,
+    obs: Observation,
+    history: RecentHistory,
+    geographic: bool,
+    allow: Collection[str] | None = None,
+) -> CompileResult:
     signal = detect_access_signal(obs)
     if signal is not None:
         return _result(
@@ -111,7 +122,7 @@ def _compile(raw: str, obs: Observation, history: RecentHistory, geographic: boo
         act_body, fb_raw = split_wrapper(obj, repairs)
         wrapped = True
         body = normalize_body(act_body, repairs)
-        action = build_action(body, obs, repairs, geographic=geographic)
+        action = build_action(body, obs, repairs, geographic=geographic, allow_sensitive=allow)
     except Rejected as r:
         reason, detail = r.reason, r.detail
 
@@ -120,7 +131,7 @@ def _compile(raw: str, obs: Observation, history: RecentHistory, geographic: boo
         if wrapped:
             repairs.append(RepairKind.MISSING_FALLBACK)
     else:
-        fallback, fb_detail = _model_fallback(fb_raw, obs, geographic, repairs)
+        fallback, fb_detail = _model_fallback(fb_raw, obs, geographic, repairs, allow)
         if fb_detail:
             detail = f"{detail}; {fb_detail}" if detail else fb_detail
 
@@ -187,10 +198,15 @@ def compile_action(
     history: RecentHistory | None = None,
     *,
     geographic: bool = False,
+    allow_sensitive: Collection[str] | None = None,
 ) -> CompileResult:
-    """Compile one raw middle output into the post-guard Action AST plus its guard labels."""
+    """Compile one raw middle output into the post-guard Action AST plus its guard labels.
+
+    `allow_sensitive` lists what the contract lets the agent type (credentials, payment,
+    personal); None applies no input policy (page-instructed tasks such as MiniWoB's).
+    """
     try:
-        return _compile(raw, observation, history or _EMPTY_HISTORY, geographic)
+        return _compile(raw, observation, history or _EMPTY_HISTORY, geographic, allow_sensitive)
     except Exception as e:  # the compiler's contract is "never raises"; surface, don't crash
         return _result(
             _SAFE,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any, get_args
 
 from agent_runtime.contracts.actions import (
@@ -17,7 +18,9 @@ from agent_runtime.contracts.actions import (
 )
 from agent_runtime.contracts.guard_labels import RejectReason, RepairKind
 from agent_runtime.contracts.observation import Observation
+from agent_runtime.guards.content import check_sensitive, check_text
 from agent_runtime.guards.errors import Rejected
+from agent_runtime.guards.parse import undecodable
 
 # "12" and "[12]" are the listed label-string repairs; anything else in a string is prose.
 _LABEL_STRING = re.compile(r"\s*(?:\[\s*([0-9]{1,9})\s*\]|([0-9]{1,9}))\s*")
@@ -78,9 +81,32 @@ def _reason(d: dict[str, Any], default: str) -> Any:
 
 
 def build_action(
-    d: dict[str, Any], obs: Observation, repairs: list[RepairKind], *, geographic: bool
+    d: dict[str, Any],
+    obs: Observation,
+    repairs: list[RepairKind],
+    *,
+    geographic: bool,
+    allow_sensitive: Collection[str] | None = None,
 ) -> Executable:
     """Canonical dict (see normalize.py) -> one grammar-valid action, or Rejected."""
+    for key in ("text", "query", "location"):
+        value = d.get(key)
+        if isinstance(value, str) and (bad := undecodable(value)) is not None:
+            raise Rejected(RejectReason.UNDECODABLE_TEXT, f"{key} holds a {bad}")
+    action = _build(d, obs, repairs, geographic=geographic)
+    if isinstance(action, TypeAction):
+        check_text(action.text, "text")
+        check_sensitive(action.text, obs.label(action.target), allow_sensitive)
+    elif isinstance(action, SearchAction | MapsAction):
+        check_text(action.query, "query")
+        if isinstance(action, MapsAction) and action.location:
+            check_text(action.location, "location")
+    return action
+
+
+def _build(
+    d: dict[str, Any], obs: Observation, repairs: list[RepairKind], *, geographic: bool
+) -> Executable:
     kind = d["type"]
     if kind == "click":
         if "target" not in d:

@@ -6,6 +6,7 @@ from typing import Any
 
 from agent_runtime.contracts.actions import (
     ACTION_TYPES,
+    RATIONALE_KEY,
     BackAction,
     ClickAction,
     MapsAction,
@@ -99,7 +100,7 @@ def normalize_body(body: dict[str, Any], repairs: list[RepairKind]) -> dict[str,
     allowed = FIELDS[kind]
     out: dict[str, Any] = {"type": kind}
     for key, value in body.items():
-        if key == tkey:
+        if key in (tkey, RATIONALE_KEY):
             continue
         if key == "type" or key in TYPE_KEY_ALIASES:
             # A second type key is tolerated only when it names the same action.

@@ -11,32 +11,36 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from agent_runtime.contracts.actions import action_ast_decoding_schema
 from agent_runtime.middle.base import MiddleInput, MiddleOutput
+from agent_runtime.middle.format import PAPER, MiddleFormat, decoding_schema, display_text
 from agent_runtime.middle.grounded_schema import grounded_schema
 from agent_runtime.middle.openai_chat import ChatClient, ChatError, env_config
-from agent_runtime.middle.prompt import MAX_LABELS, MIDDLE_SYSTEM_PROMPT, render_middle_user_text
+from agent_runtime.middle.prompt import MAX_LABELS, middle_system_prompt, render_middle_user_text
 
 
-def build_messages(inp: MiddleInput, *, vision: bool = True) -> list[dict[str, Any]]:
+def build_messages(
+    inp: MiddleInput, *, vision: bool = True, fmt: MiddleFormat = PAPER
+) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if vision and inp.screenshot_png:
         b64 = base64.b64encode(inp.screenshot_png).decode("ascii")
         parts.append({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{b64}"}})
-    parts.append({"type": "text", "text": render_middle_user_text(inp)})
-    return [{"role": "system", "content": MIDDLE_SYSTEM_PROMPT}, {"role": "user", "content": parts}]
+    parts.append({"type": "text", "text": render_middle_user_text(inp, fmt)})
+    return [
+        {"role": "system", "content": middle_system_prompt(fmt)},
+        {"role": "user", "content": parts},
+    ]
 
 
-def response_format(inp: MiddleInput | None = None) -> dict[str, Any]:
+def response_format(inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER) -> dict[str, Any]:
     """The global Action AST schema, or with ``inp`` the step's grounded schema."""
-    schema = (
-        action_ast_decoding_schema()
-        if inp is None
-        else grounded_schema(
-            inp.top.command or inp.top.intention,
-            [el.label for el in inp.observation.labels[:MAX_LABELS]],
+    if inp is None:
+        schema = decoding_schema(fmt)
+    else:
+        shown = {el.label: display_text(el) for el in inp.observation.labels[:MAX_LABELS]}
+        schema = grounded_schema(
+            inp.top.command or inp.top.intention, list(shown), shown, echo=fmt.echo_label
         )
-    )
     return {
         "type": "json_schema",
         "json_schema": {"name": "action_ast", "schema": schema, "strict": True},
@@ -58,6 +62,7 @@ class EndpointMiddle:
         temperature: float = 0.0,
         max_tokens: int = 256,
         grounded_schema: bool = False,
+        fmt: MiddleFormat = PAPER,
         client: ChatClient | None = None,
     ) -> None:
         self.client = client or ChatClient(
@@ -68,6 +73,7 @@ class EndpointMiddle:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.grounded_schema = grounded_schema
+        self.fmt = fmt
 
     @classmethod
     def from_env(cls, **kw: Any) -> EndpointMiddle:
@@ -78,10 +84,10 @@ class EndpointMiddle:
     def propose(self, inp: MiddleInput) -> MiddleOutput:
         try:
             reply = self.client.complete(
-                build_messages(inp, vision=self.vision),
+                build_messages(inp, vision=self.vision, fmt=self.fmt),
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
-                response_format=response_format(inp if self.grounded_schema else None),
+                response_format=response_format(inp if self.grounded_schema else None, self.fmt),
             )
         except ChatError as e:
             # No completion: hand the guards an empty output; they reject it with a fallback

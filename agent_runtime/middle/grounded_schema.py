@@ -16,16 +16,22 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from agent_runtime.contracts.actions import action_ast_decoding_schema
+from agent_runtime.middle.format import (
+    ECHOED_TYPES,
+    PAPER,
+    MiddleFormat,
+    couple_rationale,
+    decoding_schema,
+    parse_label_lines,
+)
 from agent_runtime.top.commands import parse_command, quoted_strings
 
 _COMMAND_LINE = re.compile(r"^Command: (?P<command>.*)$", re.M)
-_LABEL_LINE = re.compile(r"^\[(?P<label>\d+)\] ", re.M)
 
 
 @lru_cache(maxsize=1)
 def _base() -> dict[str, Any]:
-    return action_ast_decoding_schema()
+    return decoding_schema(PAPER)
 
 
 def typed_texts(command: str) -> list[str]:
@@ -36,15 +42,19 @@ def typed_texts(command: str) -> list[str]:
     return quoted_strings(command)
 
 
-def grounded_schema(command: str, labels: list[int]) -> dict[str, Any]:
+def grounded_schema(
+    command: str, labels: list[int], texts: dict[int, str] | None = None, *, echo: bool = False
+) -> dict[str, Any]:
     """The decoding schema narrowed to this step's visible labels and typed text.
 
     With no visible labels the target-bearing actions are dropped (only scroll on the
     window, search, maps, back and wait remain); a command without quoted strings leaves
-    `type.text` free, because then the top layer asked for no particular text.
+    `type.text` free, because then the top layer asked for no particular text. With `echo`
+    (an echoing middle format), click and type name a visible label's text, and its number
+    is decoded with it (`texts` maps each visible label to its displayed text).
     """
     schema = copy.deepcopy(_base())
-    texts = typed_texts(command)
+    typed = typed_texts(command)
     ids = sorted(set(labels))
     kept = []
     for alt in schema["properties"]["action"]["anyOf"]:
@@ -55,19 +65,23 @@ def grounded_schema(command: str, labels: list[int]) -> dict[str, Any]:
             props["target"] = {"enum": ids}
         elif "target" in props:  # scroll: the window or a label
             props["target"] = {"anyOf": [{"const": "window"}] + ([{"enum": ids}] if ids else [])}
-        if props["type"].get("const") == "type" and texts:
-            props["text"] = {"enum": texts}
+        if props["type"].get("const") == "type" and typed:
+            props["text"] = {"enum": typed}
+        if echo and props["type"].get("const") in ECHOED_TYPES:
+            shown = texts or {}
+            kept.extend(couple_rationale(alt, {i: shown.get(i, "") for i in ids}))
+            continue
         kept.append(alt)
     schema["properties"]["action"]["anyOf"] = kept
     return schema
 
 
-def grounded_schema_from_text(user_text: str) -> dict[str, Any]:
+def grounded_schema_from_text(user_text: str, fmt: MiddleFormat = PAPER) -> dict[str, Any]:
     """The same schema read back from a rendered middle user turn (offline eval records).
 
-    `render_middle_user_text` writes one `Command:` line and one `[N] ...` line per label;
-    a test round-trips the two so they cannot drift apart.
+    `render_middle_user_text` writes one `Command:` line and one label line per label in the
+    format's layout; a test round-trips the two so they cannot drift apart.
     """
     m = _COMMAND_LINE.search(user_text)
-    labels = [int(x.group("label")) for x in _LABEL_LINE.finditer(user_text)]
-    return grounded_schema(m.group("command") if m else "", labels)
+    shown = parse_label_lines(user_text, fmt)
+    return grounded_schema(m.group("command") if m else "", list(shown), shown, echo=fmt.echo_label)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from agent_runtime.contracts.actions import (
     ActionAST,
+    BackAction,
     ClickAction,
+    MapsAction,
     ScrollAction,
+    SearchAction,
     TypeAction,
     WaitAction,
 )
@@ -24,8 +27,14 @@ _STALE_WAIT = WaitAction(reason="stale_state", seconds=0.5)
 
 
 def _ast(
-    action: ClickAction | TypeAction | ScrollAction | WaitAction,
-    fallback: ScrollAction | WaitAction = _STALE_WAIT,
+    action: ClickAction
+    | TypeAction
+    | ScrollAction
+    | WaitAction
+    | SearchAction
+    | MapsAction
+    | BackAction,
+    fallback: ScrollAction | WaitAction | SearchAction | BackAction = _STALE_WAIT,
 ) -> str:
     return ActionAST(action=action, fallback=fallback).to_json()
 
@@ -48,6 +57,18 @@ class HeuristicMiddle:
         obs = inp.observation
         if cmd.verb == "scroll":
             return _ast(ScrollAction(direction=cmd.direction or "down"), _STALE_WAIT), 1.0
+        if cmd.verb == "search":
+            # Figure 9: a search falls back with go_back.
+            return _ast(SearchAction(query=cmd.payload or ""), BackAction(reason="history")), 1.0
+        if cmd.verb == "maps":
+            query = cmd.payload or ""
+            if not inp.geographic:
+                return _ast(SearchAction(query=query), BackAction(reason="history")), 1.0
+            return _ast(MapsAction(query=query, location=cmd.near), SearchAction(query=query)), 1.0
+        if cmd.verb == "back":
+            return _ast(
+                BackAction(reason="history"), WaitAction(reason="dead_end", seconds=0.5)
+            ), 1.0
         if cmd.verb == "wait":
             return _ast(
                 WaitAction(reason="loading", seconds=0.5), ScrollAction(direction="down")

@@ -6,13 +6,10 @@ time, so a learned middle is trained on exactly the text it will be served.
 
 from __future__ import annotations
 
-import json
-
-from agent_runtime.contracts.observation import ElementLabel
 from agent_runtime.middle.base import MiddleInput
+from agent_runtime.middle.format import PAPER, MiddleFormat, label_line
 
 MAX_LABELS = 60
-MAX_LABEL_TEXT = 60
 
 # Kept short on purpose: it is sent with every step, and a small student pays for every token.
 MIDDLE_SYSTEM_PROMPT = (
@@ -24,21 +21,19 @@ MIDDLE_SYSTEM_PROMPT = (
 )
 
 
-def _label_line(el: ElementLabel) -> str:
-    text = " ".join(el.text.split())[:MAX_LABEL_TEXT]
-    extra = ""
-    if el.input_type:
-        extra += f" type={el.input_type}"
-    if el.checked is not None:
-        extra += " checked" if el.checked else " unchecked"
-    if el.value:
-        extra += f" value={json.dumps(el.value[:30], ensure_ascii=False)}"
-    # JSON quoting, the same as the command grammar's, so a quoted word in the command and
-    # in a label line tokenize identically (what a small student has to match).
-    return f"[{el.label}] {el.role}{extra} {json.dumps(text, ensure_ascii=False)}"
+def middle_system_prompt(fmt: MiddleFormat = PAPER) -> str:
+    """The system prompt; an echoing format names the rationale field in its action signatures."""
+    if not fmt.echo_label:
+        return MIDDLE_SYSTEM_PROMPT
+    return MIDDLE_SYSTEM_PROMPT.replace(
+        "click{target}, type{target,", "click{label_text,target}, type{label_text,target,"
+    ).replace(
+        "on the numbered labels.",
+        "on the numbered labels; label_text repeats the target label's text.",
+    )
 
 
-def render_middle_user_text(inp: MiddleInput) -> str:
+def render_middle_user_text(inp: MiddleInput, fmt: MiddleFormat = PAPER) -> str:
     """The text part of the user turn (the screenshot travels as a separate image part)."""
     top = inp.top
     lines = [f"Command: {top.command or top.intention}"]
@@ -59,5 +54,5 @@ def render_middle_user_text(inp: MiddleInput) -> str:
     if inp.history.failures:
         lines.append("Recent failures: " + " | ".join(inp.history.failures))
     lines.append("Labels:")
-    lines.extend(_label_line(el) for el in obs.labels[:MAX_LABELS])
+    lines.extend(label_line(el, fmt) for el in obs.labels[:MAX_LABELS])
     return "\n".join(lines)

@@ -105,7 +105,7 @@ def run_batch(
                         seen = ids.get(contract.contract_id, set())
                         attempt = len(seen)
                         while True:
-                            top, middle = res.layers()
+                            top, middle = res.layers(contract)
                             out = run_rollout(
                                 contract,
                                 res.make_episode,

@@ -36,6 +36,13 @@ def run(
             "the command's payload as typed text).",
         ),
     ] = False,
+    middle_format: Annotated[
+        str,
+        typer.Option(
+            help="The served student's interface format: paper (the default), text-first or "
+            "echo (text-first label lines, the answer names the target's text).",
+        ),
+    ] = "paper",
     top: Annotated[
         str, typer.Option(help="rule, or llm (PATHWISE_TOP_BASE_URL/MODEL/API_KEY).")
     ] = "rule",
@@ -89,6 +96,7 @@ def run(
             model=model,
             vision=vision,
             grounded_schema=grounded_schema,
+            middle_format=middle_format,
         ),
     )
     try:

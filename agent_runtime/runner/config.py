@@ -18,6 +18,8 @@ class MiddleSpec(BaseModel):
     temperature: float = 0.1  # Table 20: action realization at 0.1
     # Decode with the step's grounded schema (agent_runtime/middle/grounded_schema.py).
     grounded_schema: bool = False
+    # The interface format the served student was trained in (agent_runtime/middle/format.py).
+    middle_format: Literal["paper", "text-first", "echo"] = "paper"
 
 
 class TopSpec(BaseModel):

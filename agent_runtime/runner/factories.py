@@ -24,7 +24,10 @@ class BrowserEpisode:
         from agent_runtime.browser.executor import Executor
 
         self.page, self.task, self.seed = page, task, seed
-        self.executor = Executor(page, async_screenshots=False)
+        provider = getattr(task, "search_provider", None)
+        self.executor = Executor(
+            page, provider() if provider is not None else None, async_screenshots=False
+        )
 
     def reset(self) -> str:
         goal = self.task.setup(self.page, self.seed).goal
@@ -43,6 +46,11 @@ class BrowserEpisode:
     def status(self) -> TaskStatus:
         return self.task.validate(self.page)
 
+    def score(self, steps: list[Any], terminal: str, answer: str | None) -> Any:
+        """Contract gates when the task scores them (contract sites); None for page-scored tasks."""
+        scorer = getattr(self.task, "score", None)
+        return scorer(steps, terminal, answer) if scorer is not None else None
+
     def drain_events(self) -> list[dict[str, Any]]:
         return [e.model_dump(mode="json") for e in self.executor.events.drain()]
 
@@ -59,23 +67,34 @@ def make_task(contract: IntentContract) -> WebTask:
         if not env.task:
             raise ValueError(f"contract {contract.contract_id}: env.task is required for miniwob")
         return MiniWoBTask(env.task)
+    if env.kind == "local_site":
+        from agent_runtime.envs.sites.task import ContractSiteTask
+
+        return ContractSiteTask(contract)
     raise NotImplementedError(
-        f"contract {contract.contract_id}: env kind {env.kind!r} has no runner task yet "
-        "(MiniWoB++ is the environment this release drives end to end)"
+        f"contract {contract.contract_id}: env kind {env.kind!r} has no runner task "
+        "(live URLs need a hosted deployment; local_site and miniwob run here)"
     )
 
 
-def make_layers(cfg: RunConfig) -> tuple[TopLayer, MiddlePolicy]:
+def make_layers(
+    cfg: RunConfig, contract: IntentContract | None = None
+) -> tuple[TopLayer, MiddlePolicy]:
     if cfg.top.kind == "llm":
         from agent_runtime.top.llm_top import LLMTop
 
         top: TopLayer = LLMTop.from_env()
+    elif contract is not None and contract.env.kind == "local_site":
+        from agent_runtime.top.contract_top import ContractTop
+
+        top = ContractTop()
     else:
         from agent_runtime.top.rule_top import RuleTop
 
         top = RuleTop()
     if cfg.middle.kind == "endpoint":
         from agent_runtime.middle.endpoint import EndpointMiddle
+        from agent_runtime.middle.format import get_format
 
         assert cfg.middle.endpoint and cfg.middle.model
         middle: MiddlePolicy = EndpointMiddle(
@@ -84,6 +103,7 @@ def make_layers(cfg: RunConfig) -> tuple[TopLayer, MiddlePolicy]:
             vision=cfg.middle.vision,
             temperature=cfg.middle.temperature,
             grounded_schema=cfg.middle.grounded_schema,
+            fmt=get_format(cfg.middle.middle_format),
         )
     else:
         from agent_runtime.middle.heuristic import HeuristicMiddle
@@ -125,8 +145,8 @@ class WorkerResources:
             page = self._session.page
         return BrowserEpisode(page, make_task(contract), contract.env.seed or 0)
 
-    def layers(self) -> tuple[TopLayer, MiddlePolicy]:
-        return make_layers(self.cfg)
+    def layers(self, contract: IntentContract | None = None) -> tuple[TopLayer, MiddlePolicy]:
+        return make_layers(self.cfg, contract)
 
 
 def resources_for(cfg: RunConfig, contracts: list[IntentContract]) -> Callable[[], WorkerResources]:

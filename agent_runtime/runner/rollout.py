@@ -67,6 +67,8 @@ def run_rollout(
     steps = 0
     reward = raw_reward = None
     episode: Episode | None = None
+    rows: list[StepRow] = []
+    final_answer: str | None = None
     try:
         episode = make_episode(contract)
         goal = episode.reset()
@@ -97,14 +99,19 @@ def run_rollout(
                     missing_obligations=list(state.missing_evidence),
                     decision="answer" if state.decision == "answer" else "fail",
                 )
-                writer.write(
-                    StepRow(
-                        **base,
-                        verification=verification,
-                        outcome=StepOutcome(status="no_action", executed="none"),
-                    )
+                final = StepRow(
+                    **base,
+                    verification=verification,
+                    outcome=StepOutcome(status="no_action", executed="none"),
                 )
+                writer.write(final)
+                rows.append(final)
+                final_answer = state.answer
                 terminal = state.decision
+                if state.decision == "block" and obs.access_signal is not None:
+                    # The top stopped at a wall: an external-access failure, never bypassed.
+                    access = obs.access_signal
+                    terminal = "access_failure"
                 steps = step + 1
                 break
             out = middle.propose(
@@ -119,7 +126,15 @@ def run_rollout(
                     screenshot_png=png,
                 )
             )
-            compiled = compile_action(out.raw, obs, history, geographic=contract.geographic)
+            compiled = compile_action(
+                out.raw,
+                obs,
+                history,
+                geographic=contract.geographic,
+                allow_sensitive=None
+                if contract.env.kind == "miniwob"
+                else contract.allow_sensitive,
+            )
             row = StepRow(
                 **base,
                 middle_raw=out.raw,
@@ -138,6 +153,7 @@ def run_rollout(
                 )
                 row.verification = Verification(decision="fail")
                 writer.write(row)
+                rows.append(row)
                 terminal = "access_failure"
                 steps = step + 1
                 break
@@ -157,6 +173,7 @@ def run_rollout(
                 missing_obligations=list(state.missing_evidence),
             )
             writer.write(row)
+            rows.append(row)
             _append_events(events_path, step, episode.drain_events())
             executed = (
                 compiled.action.action if result.executed == "action" else compiled.action.fallback
@@ -184,6 +201,17 @@ def run_rollout(
             with contextlib.suppress(Exception):
                 episode.close()
     success = terminal == "env_done" and raw_reward is not None and raw_reward >= 1.0
+    gates = Gates(
+        terminal=terminal == "env_done",
+        hard=success,
+        evidence=terminal == "env_done",
+        answer=terminal == "env_done",
+        blocker=access is None,
+    )
+    scored = _score(episode, rows, terminal, final_answer)
+    if scored is not None:
+        gates = scored
+        success = gates.cgs and access is None and terminal == "answer"
     outcome = RolloutOutcome(
         rollout_id=rollout_id,
         contract=ref,
@@ -196,13 +224,7 @@ def run_rollout(
         reward=reward,
         raw_reward=raw_reward,
         terminal=terminal,  # type: ignore[arg-type]
-        gates=Gates(
-            terminal=terminal == "env_done",
-            hard=success,
-            evidence=terminal == "env_done",
-            answer=terminal == "env_done",
-            blocker=access is None,
-        ),
+        gates=gates,
         access_failure=access,
         runtime_failure=runtime_failure,
         steps=steps,
@@ -210,6 +232,19 @@ def run_rollout(
     )
     writer.write(outcome)
     return outcome
+
+
+def _score(
+    episode: Episode | None, rows: list[StepRow], terminal: str, answer: str | None
+) -> Gates | None:
+    """Eq. 4 gates from the environment's scorer (contract sites); None for page-scored tasks."""
+    scorer = getattr(episode, "score", None)
+    if scorer is None:
+        return None
+    try:
+        return scorer(rows, terminal, answer)
+    except Exception as e:  # a scoring bug must not lose the rollout: record it as a reason
+        return Gates(reasons=[f"scoring error: {type(e).__name__}: {e}"])
 
 
 def _append_events(path: Path, step: int, events: list[dict]) -> None:

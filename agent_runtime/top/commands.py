@@ -12,6 +12,9 @@ middle all read and write the same strings:
     submit  [TARGET]                    submit (the form's submit-like button)
     scroll  up|down
     wait
+    search  "QUERY"                     the runtime's search provider
+    maps    "QUERY" [near "PLACE"]      the runtime's maps provider (geographic tasks)
+    back                                the previous page
 
     TARGET := ["TEXT"] [ROLE] [#N]      at least one part; #N is 1-based among matches
 
@@ -26,7 +29,8 @@ from dataclasses import dataclass
 
 GRAMMAR_HELP = """\
 click TARGET | type "TEXT" into TARGET | select "OPTION" [in TARGET] | check TARGET |
-uncheck TARGET | focus TARGET | submit [TARGET] | scroll up|down | wait
+uncheck TARGET | focus TARGET | submit [TARGET] | scroll up|down | wait |
+search "QUERY" | maps "QUERY" [near "PLACE"] | back
 TARGET := ["TEXT"] [ROLE] [#N]   (ROLE: button, link, tab, textbox, textarea, checkbox, radio,
 combobox, ...; #N = the Nth match, 1-based). Examples: click "OK" button; type "bob" into
 "Username" textbox; check "xkd2"; focus textbox #2; select "Canada" in combobox."""
@@ -41,6 +45,9 @@ VERBS: tuple[str, ...] = (
     "submit",
     "scroll",
     "wait",
+    "search",
+    "maps",
+    "back",
 )
 
 # Roles a target may name. Most are ARIA roles the executor reports; `textarea` and
@@ -69,6 +76,7 @@ _QUOTED = r'"(?:[^"\\]|\\.)*"'
 _TARGET_RE = re.compile(rf"^\s*(?P<text>{_QUOTED})?\s*(?P<role>[a-z]+)?\s*(?:#(?P<nth>\d+))?\s*$")
 _TYPE_RE = re.compile(rf"^(?P<payload>{_QUOTED})\s+into\s+(?P<target>.+)$")
 _SELECT_RE = re.compile(rf"^(?P<payload>{_QUOTED})(?:\s+in\s+(?P<target>.+))?$")
+_MAPS_RE = re.compile(rf"^(?P<payload>{_QUOTED})(?:\s+near\s+(?P<near>{_QUOTED}))?$")
 
 
 @dataclass(frozen=True)
@@ -94,8 +102,14 @@ class Command:
     target: Target | None = None
     payload: str | None = None  # text to type, option to select
     direction: str | None = None  # scroll only
+    near: str | None = None  # maps only
 
     def render(self) -> str:
+        if self.verb == "search":
+            return f"search {_q(self.payload or '')}"
+        if self.verb == "maps":
+            out = f"maps {_q(self.payload or '')}"
+            return f"{out} near {_q(self.near)}" if self.near else out
         if self.verb == "type":
             into = self.target.render() if self.target else ""
             return f"type {_q(self.payload or '')} into {into}".strip()
@@ -154,8 +168,19 @@ def parse_command(s: str) -> Command | None:
     rest = rest.strip()
     if verb not in VERBS:
         return None
-    if verb == "wait":
-        return Command("wait") if not rest else None
+    if verb in ("wait", "back"):
+        return Command(verb) if not rest else None
+    if verb == "search":
+        if not re.fullmatch(_QUOTED, rest):
+            return None
+        q = _unq(rest)
+        return Command("search", payload=q) if q.strip() else None
+    if verb == "maps":
+        m = _MAPS_RE.match(rest)
+        if not m or not _unq(m.group("payload")).strip():
+            return None
+        near = _unq(m.group("near")) if m.group("near") else None
+        return Command("maps", payload=_unq(m.group("payload")), near=near)
     if verb == "scroll":
         return Command("scroll", direction=rest) if rest in ("up", "down") else None
     if verb == "submit":

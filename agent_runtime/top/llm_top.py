@@ -220,6 +220,15 @@ class LLMTop:
             lines += [f"Material blocker: {b}" for b in c.material_blockers]
             lines.append(f"Persona: {c.persona.name} ({c.persona.criterion})")
             lines.append(f"Answer form: {c.answer_schema.form}")
+            if c.answer_schema.fields:
+                # Contract sites score the answer's fields (Eq. 4, answer gate): say which.
+                lines.append(
+                    "Answer with a JSON object string with the fields "
+                    + ", ".join(c.answer_schema.fields)
+                    + " (selection: the item's 'Item no.' as its page shows it)"
+                )
+            if c.location:
+                lines.append(f"Location: {c.location}")
         lines.append(f"Step: {self._t}")
         lines.append(f"URL: {obs.url}  Title: {obs.title}")
         if history.actions:

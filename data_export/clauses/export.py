@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from data_export import EXPORTER_VERSION
-from data_export.clauses.ast import clause_json_schema
 from data_export.clauses.generator import generate
 from data_export.clauses.records import CLAUSE_SYSTEM_PROMPT, COLUMNS, build_record
 from data_export.dataset import save_splits
@@ -30,6 +29,7 @@ from data_export.split import (
     assign,
     split_warnings,
 )
+from planner.clause_ast import clause_json_schema
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +43,8 @@ class ClauseExportConfig:
     eval_fraction: float = DEFAULT_EVAL_FRACTION
     split_seed: int = DEFAULT_SEED
     overwrite: bool = False
+    real_spans: list[Path] | None = None  # real prerequisite strings the grammar types fully
+    exclude: Path | None = None  # held-out strings (JSONL {"text"}) that must not be trained on
 
 
 def features():
@@ -74,6 +76,16 @@ def export_clauses(
         rec["_split"] = assign(g.template_id, cfg.eval_fraction, cfg.split_seed)
         records.append(rec)
         progress("generate", 1)
+    real_counts: Counter = Counter()
+    if cfg.real_spans:
+        from data_export.clauses.real import read_strings, real_records
+
+        held = set(read_strings(Path(cfg.exclude))) if cfg.exclude else set()
+        extra, real_counts = real_records([Path(p) for p in cfg.real_spans], held)
+        for rec in extra:
+            rec["_split"] = assign(rec["base_task_id"], cfg.eval_fraction, cfg.split_seed)
+            records.append(rec)
+            progress("generate", 1)
     n = Counter(r["_split"] for r in records)
     groups = {s: {r["base_task_id"] for r in records if r["_split"] == s} for s in (TRAIN, EVAL)}
     train_spans = {r["span"] for r in records if r["_split"] == TRAIN}
@@ -122,6 +134,11 @@ def export_clauses(
             "share": overlap / len(eval_spans) if eval_spans else 0.0,
         },
         "warnings": warnings,
+        "real_spans": {
+            "files": [str(p) for p in cfg.real_spans or []],
+            "excluded_file": str(cfg.exclude) if cfg.exclude else None,
+            "counts": dict(sorted(real_counts.items())),
+        },
     }
 
     def rows(split: str):

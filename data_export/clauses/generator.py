@@ -13,7 +13,7 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
-from data_export.clauses.ast import (
+from planner.clause_ast import (
     AllOfNode,
     AnyOfNode,
     ChooseNNode,

@@ -7,25 +7,26 @@ the target names only enum members and that every enum member occurs in the span
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
-from data_export.clauses.ast import Clause, clause_course_ids
-
-# "MATH 220", "CS 61B", "BIOL 185L": a subject code, one space, a 1-4 digit number, optional suffix.
-COURSE_RE = re.compile(r"\b[A-Z]{2,5} \d{1,4}[A-Z]?\b")
-
-CLAUSE_SYSTEM_PROMPT = (
-    "You convert one catalog prerequisite span into a clause AST. Output exactly one JSON object "
-    '{"prerequisite": NODE or null, "recommended": [ID, ...]}. NODE is one of '
-    '{"kind":"course","course":ID}, {"kind":"concurrent","course":ID}, '
-    '{"kind":"standing","level":"sophomore"|"junior"|"senior"|"graduate"}, '
-    '{"kind":"consent","of":"instructor"|"department"}, {"kind":"all_of","items":[NODE, ...]}, '
-    '{"kind":"any_of","items":[NODE, ...]}, {"kind":"choose_n","n":N,"items":[NODE, ...]}. '
-    "Every ID must be copied exactly from the listed identifiers. A trailing consent alternative "
-    "applies to the whole requirement; recommendations are not prerequisites."
+from planner.clause_ast import (
+    CLAUSE_SYSTEM_PROMPT,
+    COURSE_RE,
+    Clause,
+    identifier_enum,
+    span_violations,
+    user_text,
 )
+
+__all__ = [
+    "CLAUSE_SYSTEM_PROMPT",
+    "COLUMNS",
+    "COURSE_RE",
+    "build_record",
+    "identifier_enum",
+    "span_violations",
+    "user_text",
+]
 
 COLUMNS: tuple[str, ...] = (
     "messages",
@@ -36,30 +37,6 @@ COLUMNS: tuple[str, ...] = (
     "target",
     "style",
 )
-
-
-def identifier_enum(span: str) -> list[str]:
-    """Course identifiers literally present in `span`, in order of first appearance."""
-    seen: dict[str, None] = {}
-    for m in COURSE_RE.finditer(span):
-        seen.setdefault(m.group(0), None)
-    return list(seen)
-
-
-def span_violations(clause: Clause, identifiers: list[str], span: str) -> list[str]:
-    """Empty when the target is span-constrained; otherwise one message per violation."""
-    out = [f"enum member {i!r} is not literally in the span" for i in identifiers if i not in span]
-    allowed = set(identifiers)
-    out += [
-        f"target names {c!r}, which is not in the identifier enum"
-        for c in clause_course_ids(clause)
-        if c not in allowed
-    ]
-    return out
-
-
-def user_text(span: str, identifiers: list[str]) -> str:
-    return f"Span: {span}\nIdentifiers: {json.dumps(identifiers)}"
 
 
 def build_record(

@@ -18,7 +18,8 @@ from typing import Any
 
 from agent_runtime.contracts.step_row import StepRow
 from agent_runtime.contracts.version import SCHEMA_VERSION
-from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT
+from agent_runtime.middle.format import PAPER, MiddleFormat
+from agent_runtime.middle.prompt import middle_system_prompt
 from data_export import EXPORTER_VERSION
 from data_export.dataset import save_splits
 from data_export.middle.filters import DEFAULT_MIN_CONFIDENCE, FILTER_REASONS, exclusion_reason
@@ -50,6 +51,8 @@ class SFTExportConfig:
     overwrite: bool = False
     images: bool = True  # False: text path only (benchmarks, inspection); not for VL training
     max_examples: int = 5
+    # The middle's interface format (agent_runtime/middle/format.py), recorded in the manifest.
+    middle_format: MiddleFormat = PAPER
 
 
 @dataclass
@@ -138,7 +141,7 @@ def _read(
             persona = row.contract.persona
             if persona and not persona_criterion(persona):
                 tally.unknown_personas[persona] += 1
-            rec = build_record(row, source_sha256="")
+            rec = build_record(row, source_sha256="", fmt=cfg.middle_format)
             if not cfg.images:
                 user = rec["messages"][1]
                 user["content"] = [p for p in user["content"] if p["type"] != "image"]
@@ -229,7 +232,10 @@ def export_sft(cfg: SFTExportConfig, progress: Progress | None = None) -> dict[s
         "corpus_sha256": corpus_sha256(sources),
         "columns": list(COLUMNS),
         "images": cfg.images,
-        "system_prompt_sha256": hashlib.sha256(MIDDLE_SYSTEM_PROMPT.encode()).hexdigest(),
+        "system_prompt_sha256": hashlib.sha256(
+            middle_system_prompt(cfg.middle_format).encode()
+        ).hexdigest(),
+        "middle_format": cfg.middle_format.model_dump(),
         "counts": {
             "step_rows": tally.step_rows,
             "outcome_rows": sum(s.outcome_rows for s in sources),

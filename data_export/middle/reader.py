@@ -17,6 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from agent_runtime.contracts.step_row import TRACE_ROW_ADAPTER, StepRow
+from agent_runtime.runner.traces import EVENTS_DIR
 
 MAX_EXAMPLES = 5
 
@@ -62,9 +63,13 @@ class SourceFile:
 
 
 def find_trace_files(root: Path) -> list[Path]:
-    """Every `*.jsonl` under root, in a stable (sorted relative path) order."""
+    """Every `*.jsonl` under root, in a stable (sorted relative path) order.
+
+    A run directory keeps the executor's event log beside its traces (`events/*.jsonl`); those
+    rows are not step rows, so they are skipped rather than counted as schema violations.
+    """
     return sorted(
-        (p for p in root.rglob("*.jsonl") if p.is_file()),
+        (p for p in root.rglob("*.jsonl") if p.is_file() and p.parent.name != EVENTS_DIR),
         key=lambda p: p.relative_to(root).as_posix(),
     )
 

@@ -13,7 +13,8 @@ from typing import Any
 from agent_runtime.contracts.persona import PERSONA_LIBRARY
 from agent_runtime.contracts.step_row import StepRow
 from agent_runtime.middle.base import MiddleInput
-from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
+from agent_runtime.middle.format import PAPER, MiddleFormat, render_answer
+from agent_runtime.middle.prompt import middle_system_prompt, render_middle_user_text
 
 # Column order agreed with training (training/data.py keeps messages + images for TRL).
 COLUMNS: tuple[str, ...] = (
@@ -46,24 +47,30 @@ def middle_input(row: StepRow) -> MiddleInput:
     )
 
 
-def user_text(row: StepRow) -> str:
-    return render_middle_user_text(middle_input(row))
+def user_text(row: StepRow, fmt: MiddleFormat = PAPER) -> str:
+    return render_middle_user_text(middle_input(row), fmt)
 
 
-def messages(user: str, target_json: str) -> list[dict[str, Any]]:
+def messages(user: str, target_json: str, fmt: MiddleFormat = PAPER) -> list[dict[str, Any]]:
     return [
-        {"role": "system", "content": [{"type": "text", "text": MIDDLE_SYSTEM_PROMPT}]},
+        {"role": "system", "content": [{"type": "text", "text": middle_system_prompt(fmt)}]},
         {"role": "user", "content": [{"type": "image"}, {"type": "text", "text": user}]},
         {"role": "assistant", "content": [{"type": "text", "text": target_json}]},
     ]
 
 
-def build_record(row: StepRow, source_sha256: str, image: Any = None) -> dict[str, Any]:
-    """One SFT record. `image` is whatever the Image feature accepts ({'bytes': png} or PIL)."""
+def build_record(
+    row: StepRow, source_sha256: str, image: Any = None, fmt: MiddleFormat = PAPER
+) -> dict[str, Any]:
+    """One SFT record. `image` is whatever the Image feature accepts ({'bytes': png} or PIL).
+
+    The target is the post-guard action, written in the format's answer form (the echoed
+    label text, when the format has it, is the only addition)."""
     if row.action is None:
         raise ValueError("only rows with a post-guard action become records")
+    answer = render_answer(row.action, row.observation, fmt)
     return {
-        "messages": messages(user_text(row), row.action.to_json()),
+        "messages": messages(user_text(row, fmt), answer, fmt),
         "images": [image] if image is not None else [],
         "base_task_id": row.contract.base_task_id,
         "rollout_id": row.rollout_id,

@@ -36,6 +36,7 @@ class LiveConfig:
     model: str | None = None
     vision: bool = False
     grounded_schema: bool = False
+    middle_format: str = "paper"
     workers: int = 1
     step_cap: int = 20
     timeout_s: float = 900.0
@@ -99,6 +100,7 @@ def run_candidate(cfg: LiveConfig, contracts: list[Any], progress: bool = True) 
             model=cfg.model,
             vision=cfg.vision,
             grounded_schema=cfg.grounded_schema,
+            middle_format=cfg.middle_format,
         ),
     )
     run_dir = cfg.out / RUN_SUBDIR

@@ -13,7 +13,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.actions import action_ast_decoding_schema
+from agent_runtime.middle.format import (
+    MiddleFormat,
+    decoding_schema,
+    format_from_manifest,
+    strip_rationale,
+)
 from agent_runtime.middle.grounded_schema import grounded_schema_from_text
 from evals._out import fresh_dir, refuse_existing, write_json
 from evals.offline import data, metrics
@@ -55,8 +60,20 @@ def _backend(cfg: OfflineConfig) -> Any:
     return backends.endpoint_backend(cfg.endpoint, cfg.model, vision=cfg.vision)
 
 
-def _schemas(requests: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    return [grounded_schema_from_text(data.user_text(msgs)) for msgs in requests]
+def _schemas(requests: list[list[dict[str, Any]]], fmt: MiddleFormat) -> list[dict[str, Any]]:
+    return [grounded_schema_from_text(data.user_text(msgs), fmt) for msgs in requests]
+
+
+def as_action_ast(text: str, fmt: MiddleFormat) -> str:
+    """An output in the dataset's format as the paper's Action AST (the echo dropped, as the
+    guards drop it), so the Appendix E metrics score exactly what would execute."""
+    if not fmt.echo_label:
+        return text
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    return json.dumps(strip_rationale(obj), ensure_ascii=False) if isinstance(obj, dict) else text
 
 
 def run_offline(
@@ -69,7 +86,8 @@ def run_offline(
         ds = ds.select(range(min(cfg.limit, len(ds))))
     records = list(ds)
     manifest = data.load_manifest(cfg.dataset)
-    targets = [data.target_text(r) for r in records]
+    fmt = format_from_manifest(manifest)
+    targets = [as_action_ast(data.target_text(r), fmt) for r in records]
     for t in targets:
         metrics.parse_target(t)  # a malformed target is a dataset bug: fail before any request
     requests, missing_images = [], 0
@@ -87,7 +105,7 @@ def run_offline(
         items = chat_many(
             backend,
             requests,
-            json_schema=_schemas(requests) if cfg.grounded_schema else action_ast_decoding_schema(),
+            json_schema=_schemas(requests, fmt) if cfg.grounded_schema else decoding_schema(fmt),
             concurrency=concurrency,
             temperature=cfg.temperature,
             max_tokens=cfg.max_tokens,
@@ -112,7 +130,7 @@ def run_offline(
             errors.append({"index": item.index, "error": item.error})
             predictions.append(row)
             continue
-        s = metrics.score_example(item.result.text, target)
+        s = metrics.score_example(as_action_ast(item.result.text, fmt), target)
         scores.append(s)
         usages.append(item.result.usage.model_dump())
         row.update(
@@ -134,6 +152,7 @@ def run_offline(
             **{k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
             "model_label": cfg.model_label(),
             "effective_concurrency": concurrency,
+            "middle_format": fmt.model_dump(),
         },
         "metrics": metrics.aggregate(scores),
         "per_type": metrics.per_type(scores),

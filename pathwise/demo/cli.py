@@ -12,7 +12,7 @@ import typer
 def demo(
     recipe: Annotated[
         str, typer.Option(help="Demo recipe name (pathwise/demo/recipes) or a YAML path.")
-    ] = "tiny-cpu",
+    ] = "smollm2-cpu",
     out: Annotated[
         Path, typer.Option(help="Output folder; rerunning resumes finished stages.")
     ] = Path("runs/demo"),

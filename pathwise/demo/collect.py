@@ -14,8 +14,10 @@ from agent_runtime.runner.traces import load_outcomes
 from pathwise.demo.config import DemoConfig
 
 
-def teacher_run(cfg: DemoConfig, seeds: str, stage_dir: Path) -> dict[str, Any]:
-    contracts = miniwob_contracts(cfg.tasks, parse_seeds(seeds))
+def teacher_run(
+    cfg: DemoConfig, seeds: str, stage_dir: Path, tasks: list[str] | None = None
+) -> dict[str, Any]:
+    contracts = miniwob_contracts(tasks or cfg.tasks, parse_seeds(seeds))
     cfile = stage_dir / "contracts.jsonl"
     if not cfile.exists():
         write_contracts(contracts, cfile)

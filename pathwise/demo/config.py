@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -12,6 +13,12 @@ RECIPES = Path(__file__).parent / "recipes"
 
 class StudentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", protected_namespaces=())
+    base: str | None = Field(
+        default=None,
+        description="A pretrained base from training/models/registry.yaml, imported by the "
+        "`base` stage (e.g. smollm2-135m-instruct). Without it the base is random and built "
+        "from `model` sizes, then fitted by the base stage.",
+    )
     model: dict[str, int | float] = Field(
         default_factory=dict, description="Sizes for training.tiny.build_text (random base)."
     )
@@ -35,6 +42,17 @@ class DemoConfig(BaseModel):
     workers: int = Field(default=1, ge=1)
     eval_fraction: float = Field(default=0.08, gt=0, lt=1)
     split_seed: int = 20260606
+    unseen_tasks: list[str] = Field(
+        default_factory=list,
+        description="MiniWoB tasks the teacher solves that never appear in training: the student "
+        "is measured on them live, paired with the teacher, beside the trained tasks.",
+    )
+    unseen_seeds: str = "1000-1019"
+    middle_format: Literal["paper", "text-first", "echo"] = Field(
+        default="paper",
+        description="The student's interface format (agent_runtime/middle/format.py): export, "
+        "serving and both evals use it.",
+    )
     student: StudentSpec | None = None
     max_model_len: int = 2048
     serve_dtype: str = "bfloat16"
@@ -58,8 +76,12 @@ def load_demo_config(name_or_path: str) -> DemoConfig:
         raise FileNotFoundError(f"no demo recipe {name_or_path!r}; known: {known}")
     try:
         data = yaml.safe_load(path.read_text())
-        return DemoConfig.model_validate(data)
+        cfg = DemoConfig.model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"])
         raise ValueError(f"{path}: field '{field}': {err['msg']}") from e
+    overlap = sorted(set(cfg.unseen_tasks) & set(cfg.tasks))
+    if overlap:
+        raise ValueError(f"{path}: field 'unseen_tasks': {overlap} are also training tasks")
+    return cfg

@@ -19,11 +19,43 @@ def run_pipeline(cfg: DemoConfig, out: Path) -> dict[str, Any]:
     s: dict[str, Any] = {}
     s["collect"] = run_stage(out, "collect", lambda d: teacher_run(cfg, cfg.train_seeds, d))
     s["reference"] = run_stage(out, "reference", lambda d: teacher_run(cfg, cfg.heldout_seeds, d))
+    if cfg.unseen_tasks:
+        s["reference_unseen"] = run_stage(
+            out,
+            "reference_unseen",
+            lambda d: teacher_run(cfg, cfg.unseen_seeds, d, cfg.unseen_tasks),
+        )
     if cfg.student is not None:
         _student(cfg, out, s)
     report = write_report(cfg, out, s)
     (out / "report.json").write_text(json.dumps(report, indent=2, default=str))
     return report
+
+
+def _base(cfg: DemoConfig, out: Path, s: dict[str, Any], dataset: Path, traces: Path) -> Path:
+    """The adapter's base: an imported pretrained model, or a random one fitted first."""
+    from pathwise.demo import student
+
+    spec = cfg.student
+    assert spec is not None
+    if spec.base:
+        s["base"] = run_stage(out, "base", lambda d: student.import_stage(spec.base or "", d))
+        return Path(s["base"]["model"])
+    if not spec.base_recipe:
+        return Path(student.recipe_value(spec.adapter_recipe, "model", "name_or_path"))
+    s["augment"] = run_stage(
+        out, "augment", lambda d: student.augment_stage(cfg, traces, dataset, d)
+    )
+    base_data = Path(s["augment"]["dataset"])
+    s["build"] = run_stage(out, "build", lambda d: student.build_stage(cfg, [base_data], d))
+    s["train_base"] = run_stage(
+        out,
+        "train_base",
+        lambda d: student.sft_stage(
+            spec.base_recipe or "", Path(s["build"]["model"]), base_data, d, spec.max_steps_base
+        ),
+    )
+    return Path(s["train_base"]["out"])
 
 
 def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
@@ -35,26 +67,7 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
     s["export"] = run_stage(out, "export", lambda d: student.export_stage(cfg, traces, d))
     dataset = Path(s["export"]["dataset"])
     os.environ.setdefault("OMP_NUM_THREADS", str(cfg.train_threads))
-    if spec.base_recipe:
-        s["augment"] = run_stage(
-            out, "augment", lambda d: student.augment_stage(cfg, traces, dataset, d)
-        )
-        base_data = Path(s["augment"]["dataset"])
-        s["build"] = run_stage(out, "build", lambda d: student.build_stage(cfg, [base_data], d))
-        s["train_base"] = run_stage(
-            out,
-            "train_base",
-            lambda d: student.sft_stage(
-                spec.base_recipe or "",
-                Path(s["build"]["model"]),
-                base_data,
-                d,
-                spec.max_steps_base,
-            ),
-        )
-        base = Path(s["train_base"]["out"])
-    else:
-        base = Path(student.recipe_value(spec.adapter_recipe, "model", "name_or_path"))
+    base = _base(cfg, out, s, dataset, traces)
     s["train_adapter"] = run_stage(
         out,
         "train_adapter",
@@ -62,7 +75,16 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
     )
     adapter = Path(s["train_adapter"]["out"])
 
-    vision = not spec.text_only
+    def live(d: Path, reference: str, url: str) -> dict[str, Any]:
+        return serve_eval.live_stage(
+            Path(s[reference]["contracts"]),
+            Path(s[reference]["run_dir"]),
+            url,
+            cfg.workers,
+            d,
+            cfg.grounded_schema,
+            cfg.middle_format,
+        )
 
     def evaluate(d: Path) -> dict[str, Any]:
         server = serve_eval.served(cfg, base, adapter, d / "vllm.log")
@@ -70,32 +92,31 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
         with server:
             serve_s = time.monotonic() - t0
             offline = serve_eval.offline_stage(
-                dataset, server.base_url, d / "offline", vision, cfg.grounded_schema
+                dataset, server.base_url, d / "offline", not spec.text_only, cfg.grounded_schema
             )
             # With grounded decoding, the global-schema numbers stay in the report beside it.
             offline_global = (
-                serve_eval.offline_stage(dataset, server.base_url, d / "offline", vision)
+                serve_eval.offline_stage(dataset, server.base_url, d / "offline", False)
                 if cfg.grounded_schema
                 else None
             )
             t1 = time.monotonic()
-            live = serve_eval.live_stage(
-                Path(s["reference"]["contracts"]),
-                Path(s["reference"]["run_dir"]),
-                server.base_url,
-                cfg.workers,
-                d / "live",
-                cfg.grounded_schema,
-            )
-            live_s = time.monotonic() - t1
+            results = {"live": live(d / "live", "reference", server.base_url)}
+            t2 = time.monotonic()
+            if "reference_unseen" in s:
+                results["live_unseen"] = live(
+                    d / "live-unseen", "reference_unseen", server.base_url
+                )
+            t3 = time.monotonic()
         return {
             "offline": offline,
             "offline_global": offline_global,
-            "live": live,
+            **results,
             "timings": {
                 "serve_startup_s": serve_s,
                 "offline_s": t1 - t0 - serve_s,
-                "live_s": live_s,
+                "live_s": t2 - t1,
+                "live_unseen_s": t3 - t2,
             },
         }
 

@@ -20,7 +20,7 @@ def served(cfg: DemoConfig, base: Path, adapter: Path, log: Path) -> Any:
         adapters=[Adapter(name=ADAPTER_NAME, path=adapter)],
         served_model_name="student-base",
         max_model_len=cfg.max_model_len,
-        dtype="float32" if cfg.serve_dtype == "float32" else cfg.serve_dtype,
+        dtype=cfg.serve_dtype,
         max_num_seqs=8,
     )
     return VLLMServer(scfg, log_path=log, startup_timeout=cfg.serve_timeout_s)
@@ -44,6 +44,11 @@ def offline_stage(
             grounded_schema=grounded_schema,
         )
     )
+    if res["request_errors"]:
+        raise RuntimeError(
+            f"offline eval: {res['request_errors']} of {res['examples']} requests failed "
+            f"(first: {res['errors'][0]['error']}); see {out}"
+        )
     return {"out": str(out), "metrics": res["metrics"], "results": res}
 
 
@@ -54,6 +59,7 @@ def live_stage(
     workers: int,
     stage_dir: Path,
     grounded_schema: bool = False,
+    middle_format: str = "paper",
 ) -> dict[str, Any]:
     from evals.live.run import LiveConfig, run_live
 
@@ -67,6 +73,7 @@ def live_stage(
             model=ADAPTER_NAME,
             workers=workers,
             grounded_schema=grounded_schema,
+            middle_format=middle_format,
         )
     )
     return {"out": str(out), "results": res}

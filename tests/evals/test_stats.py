@@ -77,3 +77,46 @@ def test_wilson_interval():
     assert stats.wilson_interval(0, 0) is None
     assert stats._z(0.95) == pytest.approx(1.959964, abs=1e-5)
     assert math.isclose(sum(stats.wilson_interval(5, 10)), 1.0)
+
+
+def test_wilson_matches_webrider_appendix_g():
+    # Table 31 / HCP paragraph: pooled PCS 578/672 and 469/671, decisive A wins 47/60.
+    for (k, n), (lo, hi) in {
+        (578, 672): (0.832, 0.884),
+        (469, 671): (0.663, 0.732),
+        (47, 60): (0.664, 0.869),
+    }.items():
+        got = stats.wilson_interval(k, n)
+        assert got[0] == pytest.approx(lo, abs=5e-4) and got[1] == pytest.approx(hi, abs=5e-4)
+
+
+def test_sign_test_is_the_exact_binomial():
+    # Paper: 47 of 60 decisive pairs for A, exact p = 1.21e-5.
+    assert stats.sign_test(47, 13) == pytest.approx(1.21e-5, rel=5e-3)
+    by_hand = 2 * sum(math.comb(60, k) for k in range(14)) / 2**60
+    assert stats.sign_test(47, 13) == pytest.approx(by_hand)
+    assert stats.sign_test(13, 47) == stats.sign_test(47, 13)
+    assert stats.sign_test(3, 3) == 1.0
+    assert stats.sign_test(0, 0) is None
+
+
+def test_wilcoxon_exact_small_sample():
+    # |d| ranks 1..5 with only rank 1 negative: W- = 1; two-sided exact p = 2 * 2/32.
+    r = stats.wilcoxon_signed_rank([0.25, -0.1, 0.5, 0.4, 0.3])
+    assert r["statistic"] == 1.0
+    assert r["p_value"] == pytest.approx(0.125)
+    z = stats.wilcoxon_signed_rank([0.0, 0.25, -0.1, 0.5, 0.4, 0.3])
+    assert z["zeros_dropped"] == 1 and z["p_value"] == pytest.approx(0.125)
+    assert stats.wilcoxon_signed_rank([0.0, 0.0])["p_value"] is None
+
+
+def test_kappas_and_spearman():
+    # Fleiss by hand: P_i = 1, 0, 1 -> mean 2/3; p_yes = p_no = 1/2 -> Pe = 1/2; k = 1/3.
+    k = stats.fleiss([["yes", "yes"], ["yes", "no"], ["no", "no"]], ["yes", "no", "cj"])
+    assert k == pytest.approx(1 / 3)
+    assert stats.fleiss([["yes"]], ["yes", "no"]) is None
+    # Cohen by hand: po = 3/4, pe = 1/2*1/4 + 1/2*3/4 = 1/2 -> k = 1/2.
+    assert stats.cohen([1, 1, 0, 0], [1, 0, 0, 0]) == pytest.approx(0.5)
+    assert stats.cohen([1, 1], [1, 1]) is None
+    assert stats.spearman([1, 2, 3], [1, 0, 1]) == pytest.approx(0.0)
+    assert stats.spearman([1, 1], [0, 1]) is None

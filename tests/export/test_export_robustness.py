@@ -160,3 +160,31 @@ def test_text_only_path(tmp_path, run_export):
     assert rec["images"] == []
     assert [p["type"] for p in rec["messages"][1]["content"]] == ["text"]
     assert m["images"] is False
+
+
+def test_run_event_logs_are_not_read_as_trace_rows(tmp_path, run_export):
+    # A run directory keeps the executor's event log in events/*.jsonl beside traces/.
+    write_trace(tmp_path, [step_row("a"), step_row("b")], name="traces/w1.jsonl")
+    (tmp_path / "events").mkdir()
+    (tmp_path / "events" / "miniwob_x_0_0.jsonl").write_text(
+        '{"kind": "interaction", "event": "click"}\n{"kind": "location", "url": "u"}\n'
+    )
+    m, _ = run_export(tmp_path, eval_fraction=0.0)
+    assert m["counts"]["kept"] == 2
+    assert m["bad_rows"] == {}
+
+
+def test_echo_format_is_recorded_and_targets_name_the_label_text(tmp_path, run_export):
+    from agent_runtime.middle.format import FORMATS
+
+    write_trace(tmp_path, [step_row("a"), step_row("b", action="type")], name="traces/w1.jsonl")
+    m, out = run_export(tmp_path, eval_fraction=0.0, middle_format=FORMATS["echo"], images=False)
+    assert m["middle_format"]["name"] == "echo"
+    recs = {r["base_task_id"]: r for r in load_from_disk(str(out))["train"]}
+    click = json.loads(recs["a"]["messages"][2]["content"][0]["text"])
+    assert click["action"] == {"type": "click", "label_text": "Item 1 for a", "target": 1}
+    user = recs["a"]["messages"][1]["content"][-1]["text"]
+    assert 'button "Item 1 for a" [1]' in user
+    paper, _ = run_export(tmp_path, eval_fraction=0.0, images=False)
+    assert paper["middle_format"]["name"] == "paper"
+    assert paper["system_prompt_sha256"] != m["system_prompt_sha256"]

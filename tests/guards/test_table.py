@@ -178,13 +178,18 @@ def test_each_rejection_reason_runs_a_fallback(obs, raw, reason):
 
 def test_every_rejection_reason_of_the_grammar_is_covered():
     covered = {r for _, r in REJECTIONS}
-    # Loops, access and internal errors have their own tests; everything else is here.
+    # Loops, access, internal errors and the tightened content checks (test_tightened.py)
+    # have their own tests; everything else is here.
     rest = set(RejectReason) - covered
     assert rest == {
         RejectReason.SCROLL_LOOP,
         RejectReason.REPEATED_STATE,
         RejectReason.EXTERNAL_ACCESS,
         RejectReason.INTERNAL_ERROR,
+        RejectReason.DUPLICATE_KEY,
+        RejectReason.UNDECODABLE_TEXT,
+        RejectReason.ACCESS_CIRCUMVENTION,
+        RejectReason.SENSITIVE_INPUT,
     }
 
 

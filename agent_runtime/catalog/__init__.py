@@ -1,0 +1,1 @@
+"""CatalogBrowse: KnowPlan, "CatalogBrowse: School-Level Catalog Exploration" (the agent)."""

@@ -1,0 +1,297 @@
+"""Deterministic prerequisite parser: KnowPlan, "Deterministic-first parsing" (grammar first).
+
+The prose is cut into segments (sentences and ";"-parts, keeping their offsets); each segment is
+parsed by the lark grammar in prereq.lark. A segment the grammar cannot type becomes an
+``unsupported`` node carrying its exact text and is reported as an unresolved span: that span, and
+only that span, is what the clause model may later be asked about.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError
+from pydantic import ValidationError
+
+from planner.clause_ast import (
+    AllOfNode,
+    AnyOfNode,
+    ChooseNNode,
+    Clause,
+    ConcurrentNode,
+    ConsentNode,
+    CourseNode,
+    EquivalentNode,
+    PlacementNode,
+    StandingNode,
+    UnsupportedNode,
+)
+
+_NUMS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_LEVEL_ORDER = ["first-year", "freshman", "sophomore", "junior", "senior", "graduate"]
+_PREFIX = re.compile(
+    r"^\s*(enforced prerequisites?|prerequisites?\(s\)|prerequisites?|prereqs?|requires)\s*:?\s*",
+    re.I,
+)
+_NONE = re.compile(r"^(none|no prerequisites?|n/a)$", re.I)
+_RECOMMENDED = re.compile(
+    r"^(recommended( preparation)?\s*:\s*(?P<a>.+)"
+    r"|(?P<b>.+?)\s+((is|are)\s+)?(recommended|preferred))$",
+    re.I,
+)
+_COURSE_TOKEN = re.compile(r"\b[A-Z]{2,5} \d{1,4}[A-Z]?\b")
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class ParseResult:
+    """The clause (None when the prose states no requirement) and the spans left untyped."""
+
+    clause: Clause
+    unresolved: list[Span] = field(default_factory=list)
+
+    @property
+    def ast(self):
+        return self.clause.prerequisite
+
+    def to_json(self) -> dict[str, Any]:
+        ast = self.ast
+        return {
+            "ast": ast.model_dump(mode="json") if ast is not None else None,
+            "recommended": list(self.clause.recommended),
+            "unresolved": [s.text for s in self.unresolved],
+        }
+
+
+@functools.cache
+def _lark() -> Lark:
+    grammar = (Path(__file__).with_name("prereq.lark")).read_text()
+    return Lark(grammar, parser="earley", lexer="dynamic", ambiguity="resolve")
+
+
+def flatten(node):
+    """Canonical form: same-kind all_of / any_of nesting merged, single-item groups unwrapped."""
+    if isinstance(node, AllOfNode | AnyOfNode):
+        items = []
+        for it in (flatten(i) for i in node.items):
+            items.extend(it.items if type(it) is type(node) else [it])
+        if len(items) == 1:
+            return items[0]
+        return type(node)(items=items)
+    if isinstance(node, ChooseNNode):
+        return ChooseNNode(n=node.n, items=[flatten(i) for i in node.items])
+    return node
+
+
+def _group(cls, items):
+    items = [i for i in items if i is not None]
+    return items[0] if len(items) == 1 else cls(items=items)
+
+
+class _ToAst(Transformer):
+    """Tree to clause nodes; `subject` carries the department over bare numbers ("CSCI 121 or
+    125"), which works because lark transforms leaves left to right."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.subject: str | None = None
+
+    def course(self, c):
+        cid = str(c[0])
+        self.subject = cid.split(" ")[0]
+        return CourseNode(course=cid)
+
+    def carry(self, c):
+        if self.subject is None:
+            raise ValueError("course number without a department")
+        return CourseNode(course=f"{self.subject} {c[0]}")
+
+    def lor(self, xs):
+        return _group(AnyOfNode, xs)
+
+    def tor(self, xs):
+        return _group(AnyOfNode, xs)
+
+    def land(self, xs):
+        return _group(AllOfNode, xs)
+
+    def tand(self, xs):
+        return _group(AllOfNode, xs)
+
+    def or_list(self, xs):
+        return _group(AnyOfNode, xs)
+
+    def and_list(self, xs):
+        return _group(AllOfNode, xs)
+
+    def comma_list(self, xs):
+        return list(xs)
+
+    def one_of(self, xs):
+        items = xs[0] if isinstance(xs[0], list) else [xs[0]]
+        return _group(AnyOfNode, items)
+
+    def either(self, xs):
+        return AnyOfNode(items=list(xs))
+
+    def both(self, xs):
+        return AllOfNode(items=list(xs))
+
+    def n_of(self, xs):
+        word = str(xs[0]).lower()
+        n = _NUMS.get(word) or int(word.split()[-1])
+        inner = xs[1]
+        items = inner if isinstance(inner, list) else list(getattr(inner, "items", [inner]))
+        if n >= len(items):
+            return AllOfNode(items=items) if len(items) > 1 else items[0]
+        return ChooseNNode(n=n, items=items) if n > 1 else AnyOfNode(items=items)
+
+    def _concurrent(self, node):
+        if not isinstance(node, CourseNode):
+            raise ValueError("concurrency applies to one course")
+        return ConcurrentNode(course=node.course)
+
+    def concurrent(self, xs):
+        return self._concurrent(xs[0])
+
+    def concurrent_post(self, xs):
+        return self._concurrent(xs[0])
+
+    def standing(self, xs):
+        levels = [str(t).lower() for t in xs if isinstance(t, Token) and t.type == "LEVEL"]
+        lowest = min(levels, key=_LEVEL_ORDER.index)
+        if lowest in ("first-year", "freshman"):
+            raise ValueError("first-year status is not a standing requirement")
+        return StandingNode(level=lowest)
+
+    def consent(self, xs):
+        text = str(xs[0]).lower()
+        return ConsentNode(of="instructor" if "instructor" in text else "department")
+
+    def placement(self, xs):
+        courses = [x for x in xs if isinstance(x, CourseNode)]
+        return PlacementNode(course=courses[0].course if courses else None)
+
+    def equivalent(self, _xs):
+        return EquivalentNode()
+
+
+def lift_consent(node):
+    """A trailing consent alternative applies to the whole requirement before it:
+    "A and B or permission of instructor" is any_of(all_of(A, B), consent)."""
+    if isinstance(node, AllOfNode) and isinstance(node.items[-1], AnyOfNode):
+        last = node.items[-1]
+        if isinstance(last.items[-1], ConsentNode):
+            rest = _group(AnyOfNode, last.items[:-1])
+            return AnyOfNode(items=[AllOfNode(items=[*node.items[:-1], rest]), last.items[-1]])
+    return node
+
+
+def parse_segment(text: str):
+    """One segment to a node; raises ValueError when the grammar cannot type it."""
+    node = _parse_cached(text.strip().rstrip(".").strip())
+    if node is None:
+        raise ValueError(f"cannot type {text!r}")
+    return node
+
+
+@functools.lru_cache(maxsize=65536)
+def _parse_cached(body: str):
+    # Earley is the slow part of a run; the same prose recurs across policies and tracks.
+    try:
+        return _parse_uncached(body)
+    except ValueError:
+        return None
+
+
+def _parse_uncached(body: str):
+    if not body:
+        raise ValueError("empty segment")
+    try:
+        tree = _lark().parse(body)
+        node = _ToAst().transform(tree)
+    except (LarkError, ValidationError) as exc:
+        raise ValueError(f"cannot type {body!r}: {type(exc).__name__}") from None
+    if isinstance(node, list):
+        raise ValueError(f"bare list in {body!r}")
+    return lift_consent(flatten(node))
+
+
+def _split(text: str, a: int, b: int, pattern: str) -> list[tuple[int, int]]:
+    """(start, end) of the parts of text[a:b] between separators outside parentheses."""
+    out, start, depth = [], a, 0
+    seps = {m.start(): m.end() for m in re.finditer(pattern, text[a:b])}
+    i = a
+    while i < b:
+        ch = text[i]
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0 and (i - a) in seps:
+            out.append((start, i))
+            i = start = a + seps[i - a]
+            continue
+        i += 1
+    out.append((start, b))
+    return [(x, y) for x, y in out if text[x:y].strip()]
+
+
+def _trim(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and (text[b - 1].isspace() or text[b - 1] == "."):
+        b -= 1
+    return a, b
+
+
+def parse_prereq(text: str) -> ParseResult:
+    """Prerequisite prose to a clause; untyped segments stay as unsupported nodes + spans."""
+    node = None
+    recommended: list[str] = []
+    unresolved: list[Span] = []
+    segments = []
+    for sa, sb in _split(text, 0, len(text), r"\.(?=\s+[A-Z(]|\s*$)|\n"):
+        whole = text[sa:sb]
+        try:
+            parse_segment(_PREFIX.sub("", whole, count=1))
+            segments.append((sa, sb))
+        except ValueError:
+            segments += _split(text, sa, sb, r";")
+    for a, b in segments:
+        a, b = _trim(text, a, b)
+        m = _PREFIX.match(text[a:b])
+        if m:
+            a += m.end()
+        seg = text[a:b]
+        if not seg or _NONE.match(seg):
+            continue
+        alternative = False
+        m = re.match(r"or\s+", seg, re.I)
+        if m and node is not None:
+            alternative, a, seg = True, a + m.end(), seg[m.end() :]
+        rec = _RECOMMENDED.match(seg)
+        if rec:
+            recommended += [c for c in _COURSE_TOKEN.findall(rec.group("a") or rec.group("b"))]
+            continue
+        try:
+            part = parse_segment(seg)
+        except ValueError:
+            part = UnsupportedNode(text=seg)
+            unresolved.append(Span(a, b, seg))
+        if node is None:
+            node = part
+        elif alternative:
+            node = flatten(AnyOfNode(items=[node, part]))
+        else:
+            node = flatten(AllOfNode(items=[node, part]))
+    clause = Clause(prerequisite=node, recommended=list(dict.fromkeys(recommended)))
+    return ParseResult(clause=clause, unresolved=unresolved)

@@ -1,0 +1,1 @@
+"""Frozen catalog snapshots, their precommit gate and generators: KnowPlan, "CatalogBrowse"."""

@@ -1,0 +1,1 @@
+"""The local-services directory contract site: places, hours, map distances, CAPTCHA walls."""

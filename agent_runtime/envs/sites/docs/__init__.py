@@ -1,0 +1,1 @@
+"""The help/docs contract site: troubleshooting articles, firmware applicability, release notes."""

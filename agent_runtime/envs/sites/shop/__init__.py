@@ -1,0 +1,1 @@
+"""The shop contract site: products, sellers, conditions, warranties, decoys and walls."""

@@ -1,0 +1,124 @@
+"""Training throughput of the pretrained demo student, fp32 against bf16, in one run.
+
+LoRA (training/recipes/demo-student-smollm2.yaml: r16 on every linear layer, micro batch 4) over
+SmolLM2-135M-Instruct on the demo's real post-guard records, through training/sft.py exactly as
+`pathwise demo` runs it. The two precisions alternate (fp32, bf16, fp32, bf16, ...) so machine
+noise falls on both; steps/s is the trainer's own loop time (no model load), tokens/s counts the
+tokens the trainer saw (TRL's num_tokens). Writes benchmarks/results/student_training.{json,md}.
+
+    .venv/bin/python benchmarks/bench_student_training.py --model runs/demo/base/model \
+        --dataset runs/demo/export/dataset [--steps 8] [--rounds 2] [--threads 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "benchmarks" / "results"
+RECIPE = REPO / "training/recipes/demo-student-smollm2.yaml"
+
+
+def _one(model: Path, dataset: Path, precision: str, steps: int, threads: int, out: Path) -> dict:
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), TOKENIZERS_PARALLELISM="false")
+    env["PYTHONPATH"] = str(REPO)
+    cmd = [
+        sys.executable, "-m", "training.sft", "--recipe", str(RECIPE), "--model", str(model),
+        "--dataset", str(dataset), "--output-dir", str(out), "--max-steps", str(steps),
+        "--precision", precision, "--resume", "never",
+    ]  # fmt: skip
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}")
+    summary = json.loads((out / "run_summary.json").read_text())
+    state = json.loads((out / "trainer_state.json").read_text())
+    tokens = max((e.get("num_tokens", 0) for e in state["log_history"]), default=0)
+    runtime = summary["train_metrics"]["train_runtime"]
+    return {
+        "precision": summary["precision"],
+        "reason": summary["precision_reason"],
+        "steps": summary["global_step"],
+        "train_runtime_s": round(runtime, 2),
+        "steps_per_s": round(summary["global_step"] / runtime, 4),
+        "tokens": int(tokens),
+        "tokens_per_s": round(tokens / runtime, 1),
+        "loss_last": round(summary["train_losses"][-1], 4) if summary["train_losses"] else None,
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--model", type=Path, required=True, help="imported SmolLM2 directory")
+    ap.add_argument("--dataset", type=Path, required=True, help="the demo's export (DatasetDict)")
+    ap.add_argument("--steps", type=int, default=8)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=RESULTS)
+    args = ap.parse_args()
+    runs: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="bench-student-") as tmp:
+        for r in range(args.rounds):
+            for precision in ("fp32", "bf16"):
+                res = _one(
+                    args.model, args.dataset, precision, args.steps, args.threads,
+                    Path(tmp) / f"{precision}-{r}",
+                )  # fmt: skip
+                print(json.dumps(res), flush=True)
+                runs.append(res)
+    arms = {}
+    for precision in ("fp32", "bf16"):
+        mine = [x for x in runs if x["precision"] == precision]
+        arms[precision] = {
+            "runs": len(mine),
+            "steps_per_s": round(statistics.median(x["steps_per_s"] for x in mine), 4),
+            "tokens_per_s": round(statistics.median(x["tokens_per_s"] for x in mine), 1),
+            "s_per_step": round(1 / statistics.median(x["steps_per_s"] for x in mine), 2),
+        }
+    speedup = arms["bf16"]["tokens_per_s"] / arms["fp32"]["tokens_per_s"]
+    doc = {
+        "benchmark": "student_training_precision",
+        "recipe": str(RECIPE.relative_to(REPO)),
+        "machine": f"{platform.machine()} Python {platform.python_version()}, "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end",
+        "bf16_reason": next(x["reason"] for x in runs if x["precision"] == "bf16"),
+        "steps_per_run": args.steps,
+        "threads": args.threads,
+        "arms": arms,
+        "bf16_speedup": round(speedup, 2),
+        "runs": runs,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "student_training.json").write_text(json.dumps(doc, indent=2) + "\n")
+    md = [
+        "# Training throughput of the pretrained student: fp32 vs bf16",
+        "",
+        f"LoRA r16 on every linear layer of SmolLM2-135M-Instruct, micro batch 4, the demo's "
+        f"real records, `{doc['recipe']}` through training/sft.py; {args.rounds} alternating "
+        f"runs of {args.steps} steps per precision, {args.threads} threads; medians. "
+        f"Machine: {doc['machine']}.",
+        "",
+        "| precision | steps/s | s/step | tokens/s |",
+        "| --- | ---: | ---: | ---: |",
+        *[
+            f"| {p} | {a['steps_per_s']} | {a['s_per_step']} | {a['tokens_per_s']} |"
+            for p, a in arms.items()
+        ],
+        "",
+        f"bf16 is {speedup:.2f}x fp32 in tokens/s here ({doc['bf16_reason']}); `precision: auto` "
+        "picks bf16 on such a CPU and fp32 on one without native bf16.",
+        "",
+    ]
+    (args.out / "student_training.md").write_text("\n".join(md))
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

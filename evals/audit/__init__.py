@@ -1,0 +1,1 @@
+"""Blinded paired human audit: WebRider Appendix G (PCS and HCP)."""

@@ -1,0 +1,1 @@
+"""Acquisition metrics for CatalogBrowse runs: KnowPlan, "Metrics" and Tables 1-2."""

@@ -1,0 +1,1 @@
+"""Contract-gated success over a run folder: gates, denominators, counterfactual statistics."""
