@@ -2,7 +2,9 @@
 
 WebRider's middle reads numbered labels and answers one Action AST (Appendix H, Figure 8,
 Table 45). Two choices inside that contract are left to the format, because a small pretrained
-student learns them at very different speeds (README, "The demo student"):
+student learns them at very different speeds (an in-context label-lookup probe on SmolLM2-135M:
+100% held-out after 20 LoRA steps with both, 12-30% after 40-80 steps with neither; README,
+"The demo student"):
 
 - `labels`: `number_first` writes `[3] link "word"`; `text_first` writes `link "word" [3]`, so
   the number follows the text it belongs to, the order in which a pretrained model copies.
