@@ -63,10 +63,12 @@ def annotate_descriptions(
     g: nx.DiGraph, trajs: dict[str, Trajectory], cost: DescriptionCost
 ) -> None:
     """Trajectory descriptions (for target search) and vertex annotations (for paths)."""
+    # Entries of card containers (div children: course cards, item cards) are the task's
+    # data, so their text stays out; menu entries (li, a, button children) name features.
     dynamic = frozenset(
         inst
         for _, d in g.nodes(data=True)
-        if d["kind"] == "click" and d.get("dynamic")
+        if d["kind"] == "click" and d.get("dynamic") and d["dynamic"]["tag"] == "div"
         for inst in d["instances"]
     )
     for tr in trajs.values():

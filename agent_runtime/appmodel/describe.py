@@ -97,7 +97,7 @@ def describe_trajectory(
 ) -> str:
     """Imperative summary built from the user actions and the side-effect call, no inputs.
 
-    Clicks in `dynamic` (event ids of clicks on mined list entries: a course card, an item
+    Clicks in `dynamic` (event ids of clicks on mined card entries: a course card, an item
     link) are task-specific choices, so their text stays out of the description.
     """
     parts: list[str] = []

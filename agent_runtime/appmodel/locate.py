@@ -31,6 +31,8 @@ def fingerprint(tag: str, text: str, attrs: dict[str, str], kind: str) -> tuple[
     """What must stay equal for two elements to be 'the same' control."""
     if kind == "click":
         return (tag, _norm(text))
+    if kind == "radio":  # any option of the group will do: the prompt picks among them
+        return (tag, _norm(attrs.get("name", "")), "radio")
     return (tag, *(_norm(attrs.get(a, "")) for a in _IDENT))
 
 

@@ -40,6 +40,8 @@ def api_base(sec: Section, course_id: int | None) -> str:
 
 def options_for(store: LmsStore, field_options: str, course_id: int | None, item: Any) -> list:
     """The choices a select or radio field offers, read from the database."""
+    if not field_options:
+        return []
     if field_options in STATIC_OPTIONS:
         return STATIC_OPTIONS[field_options]
     if field_options == "quiz":
@@ -68,7 +70,8 @@ def build_app(store: LmsStore) -> FastAPI:
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
         courses = store.courses()
         nav = [section(k) for k in layout.nav_order]
-        base = {"site_title": TITLE, "banner": layout.banner, "account": ACCOUNT_SECTIONS}
+        base = {"site_title": TITLE, "banner": layout.banner, "account": ACCOUNT_SECTIONS,
+                "course": None}  # fmt: skip
         return templates.TemplateResponse(
             request, name, {**base, "courses": courses, "course_nav": nav, **ctx}
         )
