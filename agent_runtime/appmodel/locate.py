@@ -74,7 +74,6 @@ def container_options(
         m = pat.match(c["xpath"])
         if m:
             groups.setdefault(m.group(1), []).append(c)
-    groups = {k: v for k, v in groups.items() if len(v) >= 2}
     if not groups:
         return [], True
     best = max(groups, key=lambda k: difflib.SequenceMatcher(None, k, prefix).ratio())

@@ -149,19 +149,19 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
             add("pages", cid, {"title": titles.pop(), "body": "Course notes."})
         for _ in range(rng.randint(2, 3)):
             add("modules", cid, {"name": f"Week {rng.randint(1, 14)}: {titles.pop()}"})
-        for _ in range(rng.randint(1, 3)):
+        for _ in range(rng.randint(2, 3)):
             choices = rng.sample(["True", "False", "Sometimes", "Never", "Always", "Depends"], 4)
             add("quizzes", cid, {"title": titles.pop(), "time_limit": 20, "choices": choices,
                                  "question": "Which answer fits the reading best?"})  # fmt: skip
-        for _ in range(rng.randint(1, 2)):
-            add("groups", cid, {"name": f"Team {titles.pop().split()[1]}"})
+        for _ in range(rng.randint(2, 3)):
+            add("groups", cid, {"name": f"Team {titles.pop()}"})
     add("profile", None, {"display_name": me.name, "time_zone": rng.choice(TIME_ZONES),
                           "language": LANGUAGES[0], "email_notifications": False,
                           "bio": "", "pronouns": rng.choice(PRONOUNS)})  # fmt: skip
     titles = title_pool(rng, 6, used)
-    for _ in range(rng.randint(1, 3)):
+    for _ in range(rng.randint(2, 3)):
         add("calendar", None, {"title": titles.pop(), "date": "2026-11-0" + str(rng.randint(1, 9))})
-    for _ in range(rng.randint(1, 3)):
+    for _ in range(rng.randint(2, 3)):
         add("inbox", None, {"recipient": rng.choice(users[1:]).name, "subject": titles.pop(),
                             "body": "Hello."})  # fmt: skip
     for it in items:
