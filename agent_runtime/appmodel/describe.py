@@ -37,8 +37,10 @@ class DescriptionCost(BaseModel):
 
 
 def _what(ev: TrajEvent) -> str:
+    # The executor's label text names a field by its <label>; a select's own text would be
+    # all of its options.
     el = ev.element
-    return (el.text if el and el.text else ev.text).strip() or "field"
+    return (ev.text or (el.text if el else "")).strip() or "field"
 
 
 def describe_event(ev: TrajEvent) -> str:
