@@ -51,3 +51,20 @@ def test_fixed_parameters_split_vertices_free_ones_do_not() -> None:
     relabeled = t1.events[2].model_copy(update={"text": "Sign in"})
     assert vertex_of(g, relabeled) is None
     assert g.nodes[vertex_of(g, t1.events[2])]["free"] == {}
+
+
+def test_inspect_draws_the_model_and_lists_vertices_with_descriptions(tmp_path) -> None:
+    from agent_runtime.appmodel.draw import describe_graph, draw_graph
+    from agent_runtime.appmodel.graph import load_graph, save_graph
+    from agent_runtime.appmodel.model import build_model
+
+    g, cost, stats = build_model(figure1())
+    assert stats.vertices == 8 and len(cost.prompts) == len(cost.completions) > 16
+    save_graph(g, tmp_path / "graph.json")
+    back = load_graph(tmp_path / "graph.json")
+    assert sorted(back.nodes) == sorted(g.nodes) and back.graph["trajectories"]
+    png = draw_graph(back, tmp_path / "graph.png")
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    text = describe_graph(back)
+    assert 'annotation: Click "Log in" on /login/canvas.' in text
+    assert "instances: 2 (" in text
