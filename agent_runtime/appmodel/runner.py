@@ -10,7 +10,6 @@ planned from the vertex it maps to. Model calls happen only where a free paramet
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
@@ -149,8 +148,3 @@ class OdoBot:
             if time.time() > deadline:
                 return None, seen
             self.rec.settle(max_s=0.5)
-
-
-def similar_vertices(g: nx.DiGraph, traj_id: str) -> set[Any]:
-    ev_vertex = g.graph["event_vertex"]
-    return {ev_vertex[e] for e in g.graph["trajectories"][traj_id] if e in ev_vertex}
