@@ -29,6 +29,7 @@ def _mount() -> None:
     from evals import cli as evals_cli
     from pathwise import catalog_cli
     from pathwise.demo import cli as demo_cli
+    from pathwise.odobot import cli as odobot_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
     from training.models import cli as models_cli
@@ -41,6 +42,7 @@ def _mount() -> None:
     models_cli.register(app)
     demo_cli.register(app)
     catalog_cli.register(app)  # pathwise catalog ...
+    odobot_cli.register(app)  # pathwise odobot ...
 
 
 _mount()

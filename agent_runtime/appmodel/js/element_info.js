@@ -1,0 +1,1 @@
+([xp, keep]) => { const el = byXpath(xp); return el ? info(el, keep) : null; }

@@ -1,0 +1,161 @@
+"""The OdoBot experiment as resumable steps: record, build, run (OdoBot Section VI's study).
+
+Demonstrations run on one seeded LMS world (one instance per template); held-out instances
+run on another seed (other names, counts, orders and a banner that shifts every XPath), with
+parameter values that were never demonstrated. Every step writes one file per unit of work,
+so a rerun skips what is done.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from tqdm import tqdm
+
+from agent_runtime.appmodel.capture import Recorder
+from agent_runtime.appmodel.events import Trajectory
+from agent_runtime.appmodel.graph import load_graph, save_graph
+from agent_runtime.appmodel.model import build_model
+from agent_runtime.envs.lms import LmsEnv, TaskInstance, generate_world, make_instances
+from agent_runtime.envs.lms.demonstrator import DemoError, demonstrate
+from agent_runtime.envs.webapp import load_model_file, write_model_file
+
+CONFIG = "config.json"
+
+
+class OdoConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    demo_seed: int = 11
+    test_seed: int = 12
+    limit: int | None = None  # first N templates only (quick runs); None = all 60
+    matcher: str = "auto"  # auto | embedding | lexical
+
+
+def load_config(out: Path, default: OdoConfig | None = None) -> OdoConfig:
+    path = out / CONFIG
+    if path.is_file():
+        return load_model_file(path, OdoConfig)
+    cfg = default or OdoConfig()
+    write_model_file(path, cfg)
+    return cfg
+
+
+def demo_instances(cfg: OdoConfig) -> tuple[Any, list[TaskInstance]]:
+    world = generate_world(cfg.demo_seed, banner=False)
+    return world, make_instances(world, cfg.demo_seed, prefix="demo")[: cfg.limit]
+
+
+def heldout_instances(cfg: OdoConfig) -> tuple[Any, list[TaskInstance]]:
+    """Another world; every value a demonstration used is excluded from the new instances."""
+    _, demos = demo_instances(cfg)
+    avoid = {v for d in demos for k, v in d.params.items() if k not in ("username", "password")}
+    world = generate_world(cfg.test_seed, banner=True)
+    return world, make_instances(world, cfg.test_seed, avoid, prefix="test")[: cfg.limit]
+
+
+@contextmanager
+def lms_browser(world: Any) -> Iterator[tuple[LmsEnv, Any, Recorder]]:
+    from agent_runtime.browser.launch import BrowserSession
+
+    with LmsEnv(world) as env, BrowserSession() as session:
+        page = session.page
+        yield env, session, Recorder(page)
+
+
+def _fresh(env: LmsEnv, session: Any) -> str:
+    env.reset()
+    session.context.clear_cookies()
+    return env.url + "/login"
+
+
+def record(out: Path, cfg: OdoConfig, progress: bool = True) -> list[Path]:
+    """One demonstration per template through the executor; trajectories as JSON files."""
+    world, insts = demo_instances(cfg)
+    folder = out / "demos"
+    folder.mkdir(parents=True, exist_ok=True)
+    todo = [i for i in insts if not (folder / f"{i.task_id}.json").is_file()]
+    if todo:
+        with lms_browser(world) as (env, session, rec):
+            for inst in tqdm(todo, desc="demonstrations", disable=not progress):
+                url = _fresh(env, session)
+                rec.begin(inst.task_id)
+                rec.goto(url)
+                try:
+                    demonstrate(rec, inst)
+                except DemoError as e:
+                    raise RuntimeError(f"demonstration {inst.task_id} failed: {e}") from e
+                ok = env.check(inst).ok
+                traj = Trajectory(
+                    id=inst.task_id,
+                    task_id=inst.task_id,
+                    events=rec.events,
+                    snapshots=rec.snapshots,
+                    ok=ok,
+                )
+                write_model_file(folder / f"{inst.task_id}.json", traj, overwrite=True)
+    return [folder / f"{i.task_id}.json" for i in insts]
+
+
+def load_trajectories(out: Path) -> list[Trajectory]:
+    files = sorted((out / "demos").glob("*.json"))
+    if not files:
+        raise FileNotFoundError(f"{out / 'demos'}: no demonstrations; run `pathwise odobot build`")
+    return [load_model_file(f, Trajectory) for f in files]
+
+
+def build(out: Path, counter: Any) -> dict[str, Any]:
+    """Graph model + annotations; counts the description prompts a describer would cost."""
+    t0 = time.perf_counter()
+    g, cost, stats = build_model(load_trajectories(out))
+    save_graph(g, out / "model" / "graph.json")
+    p = sum(counter.prompt([{"role": "user", "content": x}]) for x in cost.prompts)
+    c = sum(counter.completion(x) for x in cost.completions)
+    info = {
+        "stats": stats.model_dump(),
+        "construction_prompt_tokens": p,
+        "construction_completion_tokens": c,
+        "construction_tokens": p + c,
+        "build_s": round(time.perf_counter() - t0, 2),
+    }
+    (out / "model" / "build.json").write_text(json.dumps(info, indent=1) + "\n")
+    return info
+
+
+def run(out: Path, cfg: OdoConfig, counter: Any, progress: bool = True) -> None:
+    """Held-out instances, both arms, each checked in the LMS database after its run."""
+    from agent_runtime.appmodel.prompts import PromptLog
+    from agent_runtime.appmodel.runner import OdoBot
+    from agent_runtime.appmodel.target import TargetFinder
+    from pathwise.odobot.baseline import run_baseline
+    from pathwise.odobot.oracle import OracleAnswerer
+
+    world, insts = heldout_instances(cfg)
+    (out / "tasks").mkdir(parents=True, exist_ok=True)
+    (out / "tasks" / "heldout.jsonl").write_text("".join(i.model_dump_json() + "\n" for i in insts))
+    g = load_graph(out / "model" / "graph.json")
+    finder = TargetFinder(g, cfg.matcher)
+    for arm in ("odobot", "baseline"):
+        folder = out / "runs" / arm
+        folder.mkdir(parents=True, exist_ok=True)
+        todo = [i for i in insts if not (folder / f"{i.task_id}.json").is_file()]
+        if not todo:
+            continue
+        with lms_browser(world) as (env, session, rec):
+            rec.take_snapshots = False
+            for inst in tqdm(todo, desc=arm, disable=not progress):
+                url = _fresh(env, session)
+                if arm == "odobot":
+                    log = PromptLog(OracleAnswerer(inst.params), counter)
+                    bot = OdoBot(g, finder, log, rec)
+                    row: dict[str, Any] = bot.run(inst.task_id, inst.text, url).model_dump()
+                else:
+                    row = run_baseline(rec, inst, url, counter).model_dump()
+                check = env.check(inst)
+                row |= {"template": inst.template_id, "success": check.ok, "check": check.reason}
+                (folder / f"{inst.task_id}.json").write_text(json.dumps(row, indent=1) + "\n")

@@ -1,0 +1,24 @@
+"""`pathwise odobot`: missing inputs are named, not tracebacks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from pathwise.cli import app
+
+
+def test_inspect_and_run_name_the_missing_model(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["odobot", "inspect", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "graph.json" in res.output and "odobot build" in res.output
+    res = runner.invoke(app, ["odobot", "run", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "graph.json" in res.output
+
+
+def test_a_corrupt_model_file_is_named_with_its_field(tmp_path: Path) -> None:
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "graph.json").write_text('{"nodes": []}')
+    res = CliRunner().invoke(app, ["odobot", "inspect", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "field 'links' missing" in res.output
