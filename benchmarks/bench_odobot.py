@@ -17,7 +17,7 @@ import shutil
 import time
 from pathlib import Path
 
-from pathwise.odobot.pipeline import OdoConfig, build, load_config, record, run
+from pathwise.odobot.pipeline import OdoConfig, build, failed_demos, load_config, record, run
 from pathwise.odobot.report import write_report
 from pathwise.odobot.tokens import load_counter
 
@@ -47,6 +47,7 @@ def main() -> None:
         "build_s": info["build_s"],
         "run_s": round(time.perf_counter() - t_run, 1),
         "tokenizer": counter.name,
+        "demonstrations_failed": failed_demos(args.work),
         "machine": f"{platform.machine()}, {platform.python_version()}, CPU only",
     }
     rep = write_report(args.work, meta)
