@@ -7,6 +7,8 @@ runs one Action AST, so what gets recorded is what any agent driving the executo
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable
 from typing import Literal, Protocol
 
@@ -88,6 +90,18 @@ def find_label(obs: Observation, step: Step) -> ElementLabel:
     raise DemoError(f"no {'/'.join(roles)} labeled {step.text!r} on {obs.url}")
 
 
+def observe_for(driver: Driver, step: Step, tries: int = 12, pause_s: float = 0.5) -> Observation:
+    """Observe until the step's element is on the page: a click's navigation (a form's fetch,
+    then location.assign) can land after the recorder's quiet period on a loaded machine."""
+    for _ in range(tries - 1):
+        obs = driver.observe()
+        with contextlib.suppress(DemoError):
+            find_label(obs, step)
+            return obs
+        time.sleep(pause_s)
+    return driver.observe()
+
+
 def step_ast(obs: Observation, step: Step) -> ActionAST:
     el = find_label(obs, step)
     if step.kind in ("type", "select"):
@@ -107,7 +121,7 @@ def demonstrate(
     """
     steps = plan_steps(inst)
     for step in steps:
-        obs = driver.observe()
+        obs = observe_for(driver, step)
         ast = step_ast(obs, step)
         if on_step is not None:
             on_step(obs, ast)
