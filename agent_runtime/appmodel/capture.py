@@ -13,8 +13,6 @@ import hashlib
 import time
 from typing import Any
 
-from playwright.sync_api import Error as PlaywrightError
-
 from agent_runtime.appmodel.dom_js import (
     ELEMENT_INFO_JS,
     KEEP_ATTRS,
@@ -65,16 +63,7 @@ class Recorder:
 
     # ---- acting ------------------------------------------------------------------------
     def goto(self, url: str) -> None:
-        try:
-            self.executor.goto(url)
-        except PlaywrightError as e:
-            # The previous page's script (a form's fetch, then location.assign) may still be
-            # navigating on a loaded machine; let it land, then go where we were asked.
-            if "interrupted by another navigation" not in str(e):
-                raise
-            with contextlib.suppress(PlaywrightError):
-                self.page.wait_for_load_state("domcontentloaded")
-            self.executor.goto(url)
+        self.executor.goto(url)
         self.settle()
 
     def observe(self) -> Observation:

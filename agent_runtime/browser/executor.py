@@ -190,7 +190,16 @@ class Executor:
             self.status = response.status
 
     def goto(self, url: str) -> int | None:
-        resp = self.page.goto(url, timeout=self.nav_timeout_ms, wait_until="domcontentloaded")
+        try:
+            resp = self.page.goto(url, timeout=self.nav_timeout_ms, wait_until="domcontentloaded")
+        except Exception as exc:
+            # The previous page's own script (a form's fetch, then location.assign) may still be
+            # navigating on a loaded machine: let it land, then go where we were asked.
+            if "interrupted by another navigation" not in str(exc):
+                raise
+            with contextlib.suppress(Exception):
+                self.page.wait_for_load_state("domcontentloaded", timeout=self.nav_timeout_ms)
+            resp = self.page.goto(url, timeout=self.nav_timeout_ms, wait_until="domcontentloaded")
         if resp is not None:
             self.status = resp.status
         return self.status

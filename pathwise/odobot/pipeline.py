@@ -84,7 +84,8 @@ def record(out: Path, cfg: OdoConfig, progress: bool = True) -> list[Path]:
     world, insts = demo_instances(cfg)
     folder = out / "demos"
     folder.mkdir(parents=True, exist_ok=True)
-    done = {p.name.split(".")[0] for p in folder.glob("*.json")} | set(failed_demos(out))
+    # A finished demonstration (.json) or a recorded failure (.failed.txt) is not redone.
+    done = {p.name.split(".")[0] for p in folder.glob("*.*") if p.suffix in (".json", ".txt")}
     todo = [i for i in insts if i.task_id not in done]
     if todo:
         with lms_browser(world) as (env, session, rec):
