@@ -4,7 +4,10 @@ dist(vc, vt) = |avg index of vc's events - avg index of vt's events| over the tr
 hold events of both, infinite when none does. Beam search keeps the 3 best next vertices per
 step and lets a path take at most 5 infinite-distance steps, which bridges trajectories that
 never met. Among the paths found, the one sharing most vertices with the similar task's
-trajectory wins (fewer composition errors), then the shorter.
+trajectory wins (fewer composition errors); of paths equal on that share, the one covering more
+of the similar trajectory (a path that skips its "Pin this discussion" tick covers less), then
+the shorter. The paper has an LLM weigh path descriptions with the share; this is the
+deterministic stand-in.
 """
 
 from __future__ import annotations
@@ -57,8 +60,14 @@ def beam_search(
     beam: int = BEAM,
     max_infinite: int = MAX_INFINITE_STEPS,
     max_len: int = MAX_PATH_LEN,
+    prefer: set[str] | frozenset[str] = frozenset(),
 ) -> list[list[str]]:
-    """Every path the beam reaches `target` by (each a vertex list from `source`)."""
+    """Every path the beam reaches `target` by (each a vertex list from `source`).
+
+    Equal distances are common (two checkboxes two steps before the same Save); `prefer` (the
+    similar task's vertices) breaks those ties, first by the step itself, then by how many of
+    the path's vertices it holds, so the beam keeps the steps that were demonstrated.
+    """
     if source not in g or target not in g:
         return []
     if source == target:
@@ -66,8 +75,12 @@ def beam_search(
     dist = dist or Distances(g)
     frontier: list[tuple[list[str], int]] = [([source], 0)]
     found: list[list[str]] = []
+
+    def rank(d: float, path: list[str]) -> tuple[float, bool, int, int]:
+        return (d, path[-1] not in prefer, -sum(v in prefer for v in path), len(path))
+
     for _ in range(max_len):
-        best: dict[str, tuple[float, list[str], int]] = {}
+        best: dict[str, tuple[tuple[float, bool, int, int], list[str], int]] = {}
         for path, n_inf in frontier:
             for nxt in g.successors(path[-1]):
                 if nxt in path:
@@ -80,11 +93,12 @@ def beam_search(
                 k = n_inf + (1 if math.isinf(d) else 0)
                 if k > max_infinite:
                     continue
-                if nxt not in best or (d, len(path)) < (best[nxt][0], len(best[nxt][1])):
-                    best[nxt] = (d, [*path, nxt], k)
+                key = rank(d, [*path, nxt])
+                if nxt not in best or key < best[nxt][0]:
+                    best[nxt] = (key, [*path, nxt], k)
         if not best:
             break
-        ranked = sorted(best.values(), key=lambda c: (c[0], len(c[1])))[:beam]
+        ranked = sorted(best.values(), key=lambda c: c[0])[:beam]
         frontier = [(p, k) for _, p, k in ranked]
     return found
 
@@ -94,7 +108,7 @@ def overlap(path: list[str], similar: set[str]) -> float:
 
 
 def choose_path(paths: list[list[str]], similar: set[str]) -> list[str] | None:
-    """Highest overlap with the similar task's vertices, then the shortest."""
+    """Highest overlap with the similar task's vertices, then most of them covered, shortest."""
     if not paths:
         return None
-    return max(paths, key=lambda p: (overlap(p, similar), -len(p)))
+    return max(paths, key=lambda p: (overlap(p, similar), len(similar.intersection(p)), -len(p)))

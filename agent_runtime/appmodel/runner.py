@@ -62,7 +62,8 @@ class OdoBot:
         self.max_relocations = max_relocations
 
     def _plan(self, source: str, target: str, similar: set[str]) -> list[str]:
-        path = choose_path(beam_search(self.g, source, target, dist=self.dist), similar)
+        paths = beam_search(self.g, source, target, dist=self.dist, prefer=similar)
+        path = choose_path(paths, similar)
         if path is None:
             raise _Fail(f"no path in the model from {source} to target {target}")
         return path

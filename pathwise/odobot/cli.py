@@ -16,13 +16,21 @@ OutOpt = Annotated[Path, typer.Option(help="Run folder (resumable: finished work
 LimitOpt = Annotated[
     int | None, typer.Option(help="Only the first N of the 60 task templates (quick runs).")
 ]
-MatcherOpt = Annotated[str, typer.Option(help="Target matcher: auto, embedding or lexical.")]
+MatcherOpt = Annotated[
+    str,
+    typer.Option(help="Target matcher: auto (= hybrid: embedding + char TF-IDF), hybrid, "
+                 "embedding or lexical."),
+]  # fmt: skip
 
 
 def _config(out: Path, limit: int | None, matcher: str):
+    from agent_runtime.appmodel.target import MATCHERS
     from pathwise.odobot.pipeline import OdoConfig, load_config
 
-    cfg = load_config(out, OdoConfig(limit=limit, matcher=matcher))
+    if matcher not in MATCHERS:
+        typer.echo(f"error: --matcher {matcher!r}: expected one of {', '.join(MATCHERS)}", err=True)
+        raise typer.Exit(2)
+    cfg = load_config(out, OdoConfig(limit=limit, matcher=matcher))  # type: ignore[arg-type]
     if (limit is not None and cfg.limit != limit) or cfg.matcher != matcher:
         typer.echo(f"error: {out}/config.json was made with limit={cfg.limit}, "
                    f"matcher={cfg.matcher}; use another --out", err=True)  # fmt: skip

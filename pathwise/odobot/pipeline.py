@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from tqdm import tqdm
@@ -34,7 +34,7 @@ class OdoConfig(BaseModel):
     demo_seed: int = 11
     test_seed: int = 12
     limit: int | None = None  # first N templates only (quick runs); None = all 60
-    matcher: str = "auto"  # auto | embedding | lexical
+    matcher: Literal["auto", "hybrid", "embedding", "lexical"] = "auto"  # auto = hybrid
 
 
 def load_config(out: Path, default: OdoConfig | None = None) -> OdoConfig:

@@ -22,3 +22,10 @@ def test_a_corrupt_model_file_is_named_with_its_field(tmp_path: Path) -> None:
     (tmp_path / "model" / "graph.json").write_text('{"nodes": []}')
     res = CliRunner().invoke(app, ["odobot", "inspect", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "field 'links' missing" in res.output
+
+
+def test_an_unknown_matcher_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "odo"
+    res = CliRunner().invoke(app, ["odobot", "build", "--out", str(out), "--matcher", "bm25"])
+    assert res.exit_code == 2 and "--matcher 'bm25'" in res.output and "hybrid" in res.output
+    assert not out.exists()

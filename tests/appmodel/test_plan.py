@@ -79,3 +79,23 @@ def test_a_task_whose_target_vertex_is_absent_fails_with_a_clear_reason() -> Non
     # A task that does match a trajectory gets its side-effect vertex as the target.
     hit = finder.find('Create a discussion titled "Hi" in the course "Biology 101".')
     assert hit.trajectory == "c0ffee00" and g.nodes[hit.target]["kind"] == "api"
+
+
+def test_equal_distances_are_broken_toward_the_demonstrated_step() -> None:
+    # Two demonstrations fill the same form and differ only in which checkbox they tick before
+    # the same Save: both checkboxes are two steps from the call, so Eq. 1 cannot tell them apart.
+    import networkx as nx
+
+    g = nx.DiGraph()
+    steps = {"form": 0, "editor": 1, "save": 3, "call": 4}
+    for v, i in steps.items():
+        g.add_node(v, instances=[f"pinned#{i}", f"threaded#{i}"])
+    g.add_node("tick_pinned", instances=["pinned#2"])
+    g.add_node("tick_threaded", instances=["threaded#2"])
+    g.add_edges_from([("form", "editor"), ("editor", "save"), ("save", "call")])
+    for tick in ("tick_pinned", "tick_threaded"):
+        g.add_edges_from([("editor", tick), (tick, "save")])
+    for demo in ("pinned", "threaded"):
+        similar = {"form", "editor", f"tick_{demo}", "save", "call"}
+        paths = beam_search(g, "form", "call", prefer=similar)
+        assert choose_path(paths, similar) == ["form", "editor", f"tick_{demo}", "save", "call"]
