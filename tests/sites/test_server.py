@@ -92,3 +92,8 @@ def test_search_and_maps_providers(world) -> None:
     ).text
     dists = [float(x) for x in __import__("re").findall(r"Distance from Old Town: ([\d.]+) km", m)]
     assert dists and dists == sorted(dists)
+
+
+def test_maps_near_a_place_it_does_not_know_lists_places_instead_of_failing(world) -> None:
+    r = httpx.get(world.search_url + "/maps", params={"q": "Pharmacy", "near": "Atlantis"})
+    assert r.status_code == 200 and "Pharmacy" in r.text

@@ -105,6 +105,11 @@ class Index:
         return [self.docs[i] for s, i in sorted(keep, key=lambda p: (-p[0], p[1]))]
 
 
+def _distance(mp: Any, key: str) -> float:
+    d = number_in(mp.facts.get(key, "")) if mp else None
+    return math.inf if d is None else d
+
+
 def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
     app = FastAPI(title="Local search", docs_url=None, redoc_url=None, openapi_url=None)
     templates = make_templates(TEMPLATES)
@@ -179,7 +184,9 @@ def build_search_app(world: World, site_urls: dict[str, str]) -> FastAPI:
         if near:
             # A map orders places by how far they are from where the user is.
             key = f"Distance from {near}"
-            hits.sort(key=lambda p: number_in(p[1].facts.get(key, "")) if p[1] else 1e9)
+            # A place without a distance from `near` (a place name the map does not know) goes
+            # last instead of failing the page.
+            hits.sort(key=lambda p: _distance(p[1], key))
         pages = max(1, math.ceil(len(hits) / MAP_RESULTS))
         page = min(max(page, 1), pages)
         hits = hits[(page - 1) * MAP_RESULTS : page * MAP_RESULTS]
