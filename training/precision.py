@@ -2,20 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-CPUINFO = Path("/proc/cpuinfo")
-
-
-def cpu_flags(cpuinfo: Path = CPUINFO) -> set[str]:
-    try:
-        text = cpuinfo.read_text()
-    except OSError:
-        return set()
-    for line in text.splitlines():
-        if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
+from serving.hardware import cpu_bf16_unit
 
 
 def bf16_support(flags: set[str] | None = None) -> tuple[bool, str]:
@@ -28,11 +15,9 @@ def bf16_support(flags: set[str] | None = None) -> tuple[bool, str]:
         ok = torch.cuda.is_bf16_supported()
         name = torch.cuda.get_device_name(0)
         return ok, f"GPU {name} {'supports' if ok else 'does not support'} bf16"
-    flags = cpu_flags() if flags is None else flags
-    if "amx_bf16" in flags:
-        return True, "CPU has AMX-BF16"
-    if "avx512_bf16" in flags:
-        return True, "CPU has AVX512-BF16"
+    unit = cpu_bf16_unit(flags)
+    if unit is not None:
+        return True, f"CPU has {unit}"
     return False, "CPU has neither AMX-BF16 nor AVX512-BF16: bf16 would be emulated"
 
 

@@ -7,13 +7,13 @@ import json
 import pytest
 
 from serving.client import ChatClient
+from serving.hardware import cpu_bf16_unit, cpu_flags
 from serving.protocol import build_messages, drop_images, has_images
 from serving.vllm_args import (
     Adapter,
     ServeConfig,
     build_argv,
     build_env,
-    cpu_has_bf16_units,
     lora_rank_for,
     resolve_dtype,
 )
@@ -104,7 +104,8 @@ def test_auto_dtype_is_bf16_only_where_it_runs_natively(asked, gpu, units, want)
 def test_cpu_bf16_units_are_read_from_the_flags(tmp_path) -> None:
     info = tmp_path / "cpuinfo"
     info.write_text("processor : 0\nflags : fpu avx2 fma\n")
-    assert not cpu_has_bf16_units(info)
+    assert cpu_bf16_unit(cpu_flags(info)) is None
     info.write_text("processor : 0\nflags : fpu avx512f amx_bf16 amx_tile\n")
-    assert cpu_has_bf16_units(info)
-    assert not cpu_has_bf16_units(tmp_path / "missing")
+    assert cpu_bf16_unit(cpu_flags(info)) == "AMX-BF16"
+    assert cpu_bf16_unit({"avx512_bf16"}) == "AVX512-BF16"
+    assert cpu_flags(tmp_path / "missing") == set()
