@@ -18,7 +18,8 @@ from agent_runtime.contracts.observation import Observation
 from agent_runtime.contracts.top_state import EvidenceItem, TopState
 from agent_runtime.middle.grounding import ground, role_weight, text_score
 from agent_runtime.top.commands import Command, Target, click, parse_command
-from agent_runtime.top.miniwob_commands import SKIP, Plan, PlanStep, parse_utterance
+from agent_runtime.top.miniwob_commands import parse_utterance
+from agent_runtime.top.miniwob_plan import SKIP, Plan, PlanStep
 
 MAX_TRIES_PER_STEP = 3
 MAX_REVEALS = 12
