@@ -2,9 +2,10 @@
 
 The guards already reject an action whose target is not a visible label, and the command
 grammar (agent_runtime/top/commands.py) already says which text a `type` step enters: the
-payload of `type "TEXT" into TARGET` or `select "OPTION"`. A grounded schema states both for
-one step, so a learned middle cannot decode an invisible target or invent text the top layer
-never asked for; it still has to choose the label (and the action). A command without a
+payload of `type "TEXT" into TARGET` or `select "OPTION"`, and which query a provider step
+sends: `search "QUERY"`, `maps "QUERY" near "PLACE"`. A grounded schema states these for one
+step, so a learned middle cannot decode an invisible target or invent text the top layer never
+asked for; it still has to choose the label (and the action). A command without a
 payload leaves every quoted string of the command as a choice. The global schema
 (`action_ast_decoding_schema`) stays the default; this one is opt-in per caller.
 """
@@ -42,6 +43,14 @@ def typed_texts(command: str) -> list[str]:
     return quoted_strings(command)
 
 
+def provider_query(command: str) -> tuple[str, str | None] | None:
+    """(query, near) of a `search` / `maps` command, None for any other command."""
+    parsed = parse_command(command or "")
+    if parsed is None or parsed.verb not in ("search", "maps") or not parsed.payload:
+        return None
+    return parsed.payload, parsed.near
+
+
 def grounded_schema(
     command: str, labels: list[int], texts: dict[int, str] | None = None, *, echo: bool = False
 ) -> dict[str, Any]:
@@ -55,6 +64,7 @@ def grounded_schema(
     """
     schema = copy.deepcopy(_base())
     typed = typed_texts(command)
+    query = provider_query(command)
     ids = sorted(set(labels))
     kept = []
     for alt in schema["properties"]["action"]["anyOf"]:
@@ -67,6 +77,12 @@ def grounded_schema(
             props["target"] = {"anyOf": [{"const": "window"}] + ([{"enum": ids}] if ids else [])}
         if props["type"].get("const") == "type" and typed:
             props["text"] = {"enum": typed}
+        if props["type"].get("const") in ("search", "maps") and query is not None:
+            # A served student wrote its own free-text queries (the category, a name off the
+            # page) and looped between two of them; the top layer's query is the contract's.
+            props["query"] = {"enum": [query[0]]}
+            if "location" in props:
+                props["location"] = {"enum": [query[1]]} if query[1] else {"type": "null"}
         if echo and props["type"].get("const") in ECHOED_TYPES:
             shown = texts or {}
             kept.extend(couple_rationale(alt, {i: shown.get(i, "") for i in ids}))

@@ -64,6 +64,21 @@ def test_every_admitted_choice_is_a_valid_action_ast() -> None:
         assert ActionAST.model_validate(doc).action.text == text
 
 
+def test_provider_steps_send_the_top_layers_query() -> None:
+    maps = _alts(grounded_schema('maps "coffee shop" near "Old Town"', [2]))
+    assert maps["maps"]["properties"]["query"] == {"enum": ["coffee shop"]}
+    assert maps["maps"]["properties"]["location"] == {"enum": ["Old Town"]}
+    assert maps["search"]["properties"]["query"] == {"enum": ["coffee shop"]}
+    search = _alts(grounded_schema('search "27 inch 4k monitor"', []))
+    assert search["search"]["properties"]["query"] == {"enum": ["27 inch 4k monitor"]}
+    assert search["maps"]["properties"]["location"] == {"type": "null"}
+    doc = {"action": {"type": "maps", "query": "coffee shop", "location": "Old Town"}}
+    assert ActionAST.model_validate(doc).action.query == "coffee shop"
+    # Any other command leaves the query free, as the global schema has it.
+    free = _alts(grounded_schema('click "Next"', [0]))["search"]["properties"]["query"]
+    assert free.get("type") == "string" and "enum" not in free
+
+
 def test_no_labels_drops_target_actions_and_no_quotes_leaves_text_free() -> None:
     alts = _alts(grounded_schema("scroll down", []))
     assert "click" not in alts and "type" not in alts
