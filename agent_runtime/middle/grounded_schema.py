@@ -28,6 +28,7 @@ from agent_runtime.middle.format import (
 from agent_runtime.top.commands import parse_command, quoted_strings
 
 _COMMAND_LINE = re.compile(r"^Command: (?P<command>.*)$", re.M)
+PROVIDER_VERBS = frozenset({"search", "maps"})  # the Action AST kinds that send a query
 
 
 @lru_cache(maxsize=1)
@@ -46,7 +47,7 @@ def typed_texts(command: str) -> list[str]:
 def provider_query(command: str) -> tuple[str, str | None] | None:
     """(query, near) of a `search` / `maps` command, None for any other command."""
     parsed = parse_command(command or "")
-    if parsed is None or parsed.verb not in ("search", "maps") or not parsed.payload:
+    if parsed is None or parsed.verb not in PROVIDER_VERBS or not parsed.payload:
         return None
     return parsed.payload, parsed.near
 
@@ -77,7 +78,7 @@ def grounded_schema(
             props["target"] = {"anyOf": [{"const": "window"}] + ([{"enum": ids}] if ids else [])}
         if props["type"].get("const") == "type" and typed:
             props["text"] = {"enum": typed}
-        if props["type"].get("const") in ("search", "maps") and query is not None:
+        if props["type"].get("const") in PROVIDER_VERBS and query is not None:
             # A served student wrote its own free-text queries (the category, a name off the
             # page) and looped between two of them; the top layer's query is the contract's.
             props["query"] = {"enum": [query[0]]}
