@@ -19,7 +19,11 @@ def offline(
     out: Annotated[Path, typer.Option(help="New report folder (never overwritten).")],
     split: Annotated[str, typer.Option(help="Split to evaluate.")] = "eval",
     endpoint: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+        str | None,
+        typer.Option(
+            help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1; replicas of one "
+            "server comma-separated (`pathwise serve --replicas` prints them)"
+        ),
     ] = None,
     model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
     local: Annotated[
@@ -91,7 +95,10 @@ def live(
     middle: Annotated[
         str, typer.Option(help="endpoint (a served middle) or heuristic (the teacher).")
     ] = "endpoint",
-    endpoint: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL.")] = None,
+    endpoint: Annotated[
+        str | None,
+        typer.Option(help="OpenAI-compatible base URL; replicas of one server comma-separated."),
+    ] = None,
     model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
     vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
     grounded_schema: Annotated[

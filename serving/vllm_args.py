@@ -62,6 +62,14 @@ class ServeConfig(BaseModel):
     vision: bool | None = Field(default=None, description="None: detect from config.json")
     allow_runtime_lora: bool = True
     kv_cache_gib: float = Field(default=1.0, gt=0, description="VLLM_CPU_KVCACHE_SPACE")
+    cpu_bind: str | None = Field(
+        default=None,
+        pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$",
+        description="VLLM_CPU_OMP_THREADS_BIND for vllm-cpu: the cores its worker uses (0-3,8)",
+    )
+    cuda_devices: str | None = Field(
+        default=None, pattern=r"^\d+(,\d+)*$", description="CUDA_VISIBLE_DEVICES on a GPU node"
+    )
     extra_args: list[str] = Field(default_factory=list)
 
     @field_validator("adapters")
@@ -172,6 +180,10 @@ def build_env(cfg: ServeConfig, base_env: dict[str, str] | None = None) -> dict[
     """The server's environment: a small KV cache (shared CPU box) and runtime LoRA updates."""
     env = dict(os.environ if base_env is None else base_env)
     env.setdefault("VLLM_CPU_KVCACHE_SPACE", str(max(1, round(cfg.kv_cache_gib))))
+    if cfg.cpu_bind is not None:
+        env["VLLM_CPU_OMP_THREADS_BIND"] = cfg.cpu_bind
+    if cfg.cuda_devices is not None:
+        env["CUDA_VISIBLE_DEVICES"] = cfg.cuda_devices
     if cfg.allow_runtime_lora:
         env["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] = "True"
     # No hub on these machines: fail fast instead of retrying downloads for a local path.

