@@ -14,7 +14,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, Any, Self
 
 import httpx
 
@@ -93,7 +93,32 @@ def list_models(base_url: str, timeout: float = 10.0) -> list[str]:
     return [m["id"] for m in resp.json().get("data", [])]
 
 
-class VLLMServer:
+class ServerContext:
+    """``with`` starts, waits until ready (stopping again if that fails) and stops on exit."""
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    def wait_ready(self) -> list[str]:
+        raise NotImplementedError
+
+    def stop(self) -> Any:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        self.start()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class VLLMServer(ServerContext):
     """A vLLM server as a context manager: ``with VLLMServer(cfg) as srv: srv.base_url``."""
 
     def __init__(
@@ -197,15 +222,3 @@ class VLLMServer:
             self._log.close()
             self._log = None
         return code
-
-    def __enter__(self) -> VLLMServer:
-        self.start()
-        try:
-            self.wait_ready()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from serving.hardware import gpu_count, usable_cores
-from serving.launch import VLLMServer
+from serving.launch import ServerContext, VLLMServer
 from serving.vllm_args import ServeConfig, free_port
 
 
@@ -67,7 +67,7 @@ def replica_log(log_path: Path, index: int, replicas: int) -> Path:
     return log_path.with_name(f"{log_path.stem}-{index}{log_path.suffix}")
 
 
-class ServerReplicas:
+class ServerReplicas(ServerContext):
     """N `VLLMServer`s as one context manager: ``with ServerReplicas(cfg, 2) as s: s.base_url``."""
 
     def __init__(
@@ -110,15 +110,3 @@ class ServerReplicas:
 
     def stop(self) -> list[int | None]:
         return [s.stop() for s in self.servers]
-
-    def __enter__(self) -> ServerReplicas:
-        self.start()
-        try:
-            self.wait_ready()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
