@@ -106,8 +106,8 @@ class ServerContext:
         raise NotImplementedError
 
     def __enter__(self) -> Self:
-        self.start()
-        try:
+        try:  # a replica that fails to start must not leave the others running
+            self.start()
             self.wait_ready()
         except BaseException:
             self.stop()

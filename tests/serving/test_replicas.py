@@ -95,3 +95,28 @@ def test_serve_cli_refuses_more_replicas_than_devices():
     assert "1000 replicas need 1000" in res.output
     res = CliRunner().invoke(app, ["serve", "--base", "x", "--replicas", "2", "--embedded"])
     assert res.exit_code == 2 and "--embedded runs one" in res.output
+
+
+def test_a_replica_that_dies_at_start_stops_them_all(tmp_path, monkeypatch):
+    """This interpreter has no vllm, so each replica exits at once: the group raises with the log
+    tail and leaves no process behind."""
+    import sys
+
+    monkeypatch.setattr("serving.replicas.gpu_count", lambda: 0)  # any machine: two CPU shares
+    monkeypatch.setattr("serving.replicas.usable_cores", lambda: [0, 1])
+
+    from serving.launch import ServeError
+    from serving.replicas import ServerReplicas
+
+    group = ServerReplicas(
+        ServeConfig(base="x", port=0),
+        2,
+        log_path=tmp_path / "vllm.log",
+        startup_timeout=60,
+        python=sys.executable,
+    )
+    with pytest.raises(ServeError, match="exited with code 1 during startup"):
+        with group:
+            pass
+    assert all(s.proc is None for s in group.servers)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["vllm-0.log", "vllm-1.log"]
