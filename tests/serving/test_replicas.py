@@ -115,8 +115,7 @@ def test_a_replica_that_dies_at_start_stops_them_all(tmp_path, monkeypatch):
         startup_timeout=60,
         python=sys.executable,
     )
-    with pytest.raises(ServeError, match="exited with code 1 during startup"):
-        with group:
-            pass
+    with pytest.raises(ServeError, match="exited with code 1 during startup"), group:
+        pass
     assert all(s.proc is None for s in group.servers)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["vllm-0.log", "vllm-1.log"]
