@@ -44,7 +44,7 @@ def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
     t0 = time.perf_counter()
     with ServerReplicas(cfg, replicas, log_path=out / "vllm.log", startup_timeout=600) as group:
         startup = time.perf_counter() - t0
-        binds = [s.cfg.cpu_bind or s.cfg.cuda_devices for s in group.servers]
+        binds = [s.placement for s in group.servers]
         t1 = time.perf_counter()
         res = run_offline(
             OfflineConfig(

@@ -93,7 +93,7 @@ def serve(
     except (ServeError, ValueError) as e:
         _fail(e)
     for server in group.servers:
-        where = server.cfg.cpu_bind or server.cfg.cuda_devices
+        where = server.placement
         typer.echo(
             f"starting vLLM (log: {server.log_path}" + (f", on {where}" if where else "") + ") ..."
         )

@@ -13,6 +13,7 @@ import shlex
 import signal
 import subprocess
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import IO, Any, Self
 
@@ -93,17 +94,17 @@ def list_models(base_url: str, timeout: float = 10.0) -> list[str]:
     return [m["id"] for m in resp.json().get("data", [])]
 
 
-class ServerContext:
+class ServerContext(ABC):
     """``with`` starts, waits until ready (stopping again if that fails) and stops on exit."""
 
-    def start(self) -> Self:
-        raise NotImplementedError
+    @abstractmethod
+    def start(self) -> Self: ...
 
-    def wait_ready(self) -> list[str]:
-        raise NotImplementedError
+    @abstractmethod
+    def wait_ready(self) -> list[str]: ...
 
-    def stop(self) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def stop(self) -> Any: ...
 
     def __enter__(self) -> Self:
         try:  # a replica that fails to start must not leave the others running
@@ -140,6 +141,11 @@ class VLLMServer(ServerContext):
     def base_url(self) -> str:
         """The OpenAI base URL clients take (ends in /v1)."""
         return f"http://{HOST}:{self.port}/v1"
+
+    @property
+    def placement(self) -> str | None:
+        """The cores or GPU this server is bound to (None: vLLM's default)."""
+        return self.cfg.cpu_bind or self.cfg.cuda_devices
 
     @property
     def argv(self) -> list[str]:
