@@ -1,4 +1,5 @@
-"""`pathwise models list | import`: the registry of base models and their local import."""
+"""`pathwise models list | import | merge`: the registry of base models, their local import, and
+an adapter folded into its base."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from typing import Annotated
 import typer
 
 app = typer.Typer(
-    help="Base models as data: list the registry, import a base into a local directory.",
+    help=(
+        "Base models as data: list the registry, import a base into a local directory, merge a "
+        "LoRA adapter into its base."
+    ),
     no_args_is_help=True,
 )
 
@@ -52,6 +56,28 @@ def import_cmd(
     except (KeyError, ValueError, ImportError_) as e:
         msg = e.args[0] if isinstance(e, KeyError) else str(e)
         typer.secho(f"error: {msg}", fg="red", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(json.dumps(record, indent=2))
+
+
+@app.command("merge")
+def merge_cmd(
+    base: Annotated[Path, typer.Option("--base", help="The base model directory.")],
+    adapter: Annotated[
+        Path, typer.Option("--adapter", help="The LoRA adapter directory (a training run's out).")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Directory to write (must be new or empty).")],
+) -> None:
+    """Fold a LoRA adapter into its base and save one plain checkpoint, for serving a single
+    student without vLLM's LoRA path (faster per request on a CPU; see
+    benchmarks/results/merged.md). OUT/provenance.json names the base and the adapter's sha256."""
+    from training.models.merge import MergeError, merge_adapter
+
+    try:
+        typer.echo(f"merging {adapter} into {base} -> {out} ...")
+        record = merge_adapter(base, adapter, out)
+    except MergeError as e:
+        typer.secho(f"error: {e}", fg="red", err=True)
         raise typer.Exit(2) from None
     typer.echo(json.dumps(record, indent=2))
 
