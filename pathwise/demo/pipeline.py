@@ -74,6 +74,9 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
         lambda d: student.sft_stage(spec.adapter_recipe, base, dataset, d, spec.max_steps_adapter),
     )
     adapter = Path(s["train_adapter"]["out"])
+    if cfg.serve_merged:
+        s["merge"] = run_stage(out, "merge", lambda d: student.merge_stage(base, adapter, d))
+    merged = Path(s["merge"]["model"]) if cfg.serve_merged else None
 
     def live(d: Path, reference: str, url: str) -> dict[str, Any]:
         return serve_eval.live_stage(
@@ -87,7 +90,7 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
         )
 
     def evaluate(d: Path) -> dict[str, Any]:
-        server = serve_eval.served(cfg, base, adapter, d / "vllm.log")
+        server = serve_eval.served(cfg, base, adapter, d / "vllm.log", merged)
         t0 = time.monotonic()
         with server:
             serve_s = time.monotonic() - t0

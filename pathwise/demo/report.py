@@ -127,6 +127,7 @@ def build_report(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
     glob = (ev.get("offline_global") or {}).get("metrics")
     report["base"] = _base(cfg, s)
     report["adapter_recipe"] = cfg.student.adapter_recipe
+    report["serving"] = {"replicas": cfg.serve_replicas, "merged": cfg.serve_merged}
     report["training"] = _training(s)
     report["offline"] = {
         "decoding_schema": "grounded" if cfg.grounded_schema else "global",

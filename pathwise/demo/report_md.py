@@ -20,6 +20,16 @@ def difference_text(bootstrap: dict[str, Any]) -> str:
     return f"difference {d['estimate']:+.2f}, {level}% CI {d['ci_low']:+.2f} to {d['ci_high']:+.2f}"
 
 
+def _serving_text(serving: dict[str, Any]) -> str:
+    n = serving.get("replicas", 1)
+    how = (
+        "with the adapter merged into the base (`pathwise models merge`)"
+        if serving.get("merged")
+        else "as base + LoRA adapter"
+    )
+    return f"vLLM serves it {how}, from {n} replica{'s' if n > 1 else ''}."
+
+
 def _summary(cfg: DemoConfig, r: dict[str, Any]) -> list[str]:
     base, off, live = r["base"], r["offline"], r["live"]
     if base["kind"] == "pretrained":
@@ -36,7 +46,7 @@ def _summary(cfg: DemoConfig, r: dict[str, Any]) -> list[str]:
         f"under `accelerate launch`. It reads and writes the **{cfg.middle_format}** interface "
         "format and decodes with the "
         f"**{off['decoding_schema']}** schema; the rule top, the guards and the executor are the "
-        "teacher's.",
+        "teacher's. " + _serving_text(r.get("serving", {})),
         "",
         f"Offline, on {off['n']} held-out post-guard steps, it matches the action "
         f"{pct(off['action_match'])} and the target {pct(off['target_match'])} of the time "

@@ -1,5 +1,5 @@
-"""Demo stages behind the endpoint: vLLM serves base + adapter; offline eval on the held-out
-split; live insertion on held-out seeds, paired with the teacher's reference run."""
+"""Demo stages behind the endpoint: vLLM serves base + adapter (or the two merged); offline eval
+on the held-out split; live insertion on held-out seeds, paired with the teacher's reference run."""
 
 from __future__ import annotations
 
@@ -11,18 +11,27 @@ from pathwise.demo.config import DemoConfig
 ADAPTER_NAME = "student"
 
 
-def served(cfg: DemoConfig, base: Path, adapter: Path, log: Path) -> Any:
+def served(
+    cfg: DemoConfig, base: Path, adapter: Path, log: Path, merged: Path | None = None
+) -> Any:
+    """The student behind vLLM, named `student` either way: base + LoRA, or the merged model."""
     from serving.replicas import ServerReplicas
     from serving.vllm_args import Adapter, ServeConfig
 
-    scfg = ServeConfig(
-        base=str(base),
-        adapters=[Adapter(name=ADAPTER_NAME, path=adapter)],
-        served_model_name="student-base",
-        max_model_len=cfg.max_model_len,
-        dtype=cfg.serve_dtype,
-        max_num_seqs=8,
-    )
+    common: dict[str, Any] = {
+        "max_model_len": cfg.max_model_len,
+        "dtype": cfg.serve_dtype,
+        "max_num_seqs": 8,
+    }
+    if merged is not None:
+        scfg = ServeConfig(base=str(merged), served_model_name=ADAPTER_NAME, **common)
+    else:
+        scfg = ServeConfig(
+            base=str(base),
+            adapters=[Adapter(name=ADAPTER_NAME, path=adapter)],
+            served_model_name="student-base",
+            **common,
+        )
     return ServerReplicas(
         scfg, cfg.serve_replicas, log_path=log, startup_timeout=cfg.serve_timeout_s
     )

@@ -48,6 +48,14 @@ def import_stage(name: str, stage_dir: Path) -> dict[str, Any]:
     return {"model": str(out), "provenance": provenance}
 
 
+def merge_stage(base: Path, adapter: Path, stage_dir: Path) -> dict[str, Any]:
+    """The adapter folded into its base, for serving one plain checkpoint."""
+    from training.models.merge import merge_adapter
+
+    out = stage_dir / "model"
+    return {"model": str(out), "provenance": merge_adapter(base, adapter, out)}
+
+
 def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path) -> dict[str, Any]:
     """Augmented training records from training-split rows only; eval stays the real eval."""
     from datasets import load_from_disk
