@@ -112,6 +112,28 @@ def test_report_names_base_recipe_and_reads_as_prose(tmp_path: Path) -> None:
     assert "{'" not in md  # no raw Python dict printed anywhere
     assert "| live success, student / teacher | 0.75 | 0.90 | 0.95 | **no** |" in md
     assert "| grounded | 10 |" in md and "| global | 10 |" in md
+    assert rep["serving"] == {"replicas": 1, "merged": False}
+    assert "vLLM serves it as base + LoRA adapter, from 1 replica." in md
+
+
+def test_report_says_the_student_was_served_merged(tmp_path: Path) -> None:
+    cfg = _cfg(True).model_copy(update={"serve_merged": True, "serve_replicas": 2})
+    rep = write_report(cfg, tmp_path, _stages(tmp_path, True))
+    assert rep["serving"] == {"replicas": 2, "merged": True}
+    md = (tmp_path / "report.md").read_text()
+    assert "with the adapter merged into the base (`pathwise models merge`), from 2 replicas" in md
+
+
+def test_merged_student_is_served_under_the_adapter_name(tmp_path: Path) -> None:
+    from pathwise.demo.serve_eval import ADAPTER_NAME, served
+
+    cfg = _cfg(True).model_copy(update={"serve_merged": True})
+    merged = served(cfg, tmp_path / "base", tmp_path / "adapter", tmp_path / "l", tmp_path / "m")
+    assert merged.servers[0].cfg.base == str(tmp_path / "m") and not merged.servers[0].cfg.adapters
+    assert merged.servers[0].cfg.served_model_name == ADAPTER_NAME
+    plain = served(cfg, tmp_path / "base", tmp_path / "adapter", tmp_path / "l")
+    assert plain.servers[0].cfg.base == str(tmp_path / "base")
+    assert [a.name for a in plain.servers[0].cfg.adapters] == [ADAPTER_NAME]
 
 
 def test_global_report_has_one_offline_row(tmp_path: Path) -> None:
