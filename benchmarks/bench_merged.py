@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import shutil
 import sys
 import time
@@ -42,7 +40,7 @@ def serve_config(args: argparse.Namespace, merged: Path | None):
 
 
 def run_arm(args: argparse.Namespace, name: str, slug: str, merged: Path | None) -> dict:
-    from evals.offline.run import OfflineConfig, run_offline
+    from benchmarks.offline_timing import timed_offline
     from serving.launch import VLLMServer
 
     out = args.work / slug
@@ -51,50 +49,26 @@ def run_arm(args: argparse.Namespace, name: str, slug: str, merged: Path | None)
     cfg = serve_config(args, merged)
     with VLLMServer(cfg, log_path=out / "vllm.log", startup_timeout=600) as server:
         startup = time.perf_counter() - t0
-        t1 = time.perf_counter()
-        res = run_offline(
-            OfflineConfig(
-                dataset=args.dataset,
-                out=out / "offline",
-                endpoint=server.base_url,
-                model="student",
-                concurrency=args.concurrency,
-                limit=args.requests,
-                grounded_schema=True,
-            )
+        timed = timed_offline(
+            args.dataset,
+            server.base_url,
+            out / "offline",
+            requests=args.requests,
+            concurrency=args.concurrency,
         )
-        wall = time.perf_counter() - t1
-    done = res["examples"] - res["request_errors"]
     preds = [
         json.loads(line)["prediction"]
         for line in (out / "offline" / "predictions.jsonl").read_text().splitlines()
     ]
-    return {
-        "arm": name,
-        "startup_s": round(startup, 1),
-        "requests": res["examples"],
-        "request_errors": res["request_errors"],
-        "wall_s": round(wall, 1),
-        "requests_per_min": round(60 * done / wall, 2),
-        "action_match": res["metrics"].get("action_match"),
-        "target_match": res["metrics"].get("target_match"),
-        "_predictions": preds,
-    }
+    return {"arm": name, "startup_s": round(startup, 1), **timed, "_predictions": preds}
 
 
 def write(rows: list[dict], args: argparse.Namespace, merge_s: float) -> None:
     a, b = (r.pop("_predictions") for r in rows)
     same = sum(x == y for x, y in zip(a, b, strict=True))
-    meta = {
-        "machine": platform.processor() or platform.machine(),
-        "cores": len(os.sched_getaffinity(0)),
-        "base": str(args.base),
-        "adapter": str(args.adapter),
-        "dataset": str(args.dataset),
-        "concurrency": args.concurrency,
-        "merge_s": round(merge_s, 1),
-        "identical_answers": same,
-    }
+    from benchmarks.offline_timing import run_meta
+
+    meta = run_meta(args) | {"merge_s": round(merge_s, 1), "identical_answers": same}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "merged.json").write_text(json.dumps({"meta": meta, "arms": rows}, indent=2))
     one = rows[0]["requests_per_min"]
@@ -127,14 +101,10 @@ def write(rows: list[dict], args: argparse.Namespace, merge_s: float) -> None:
 
 
 def main() -> None:
+    from benchmarks.offline_timing import add_common_args
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--base", type=Path, required=True)
-    ap.add_argument("--adapter", type=Path, required=True)
-    ap.add_argument("--dataset", type=Path, required=True)
-    ap.add_argument("--requests", type=int, default=32)
-    ap.add_argument("--concurrency", type=int, default=4)
-    ap.add_argument("--max-model-len", type=int, default=2048)
-    ap.add_argument("--work", type=Path, default=Path("runs/bench-merged"))
+    add_common_args(ap, "runs/bench-merged")
     args = ap.parse_args()
     from training.models.merge import merge_adapter
 

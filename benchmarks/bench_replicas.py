@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import shutil
 import sys
 import time
@@ -28,7 +26,7 @@ RESULTS = REPO / "benchmarks" / "results"
 
 
 def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
-    from evals.offline.run import OfflineConfig, run_offline
+    from benchmarks.offline_timing import timed_offline
     from serving.replicas import ServerReplicas
     from serving.vllm_args import Adapter, ServeConfig
 
@@ -45,42 +43,21 @@ def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
     with ServerReplicas(cfg, replicas, log_path=out / "vllm.log", startup_timeout=600) as group:
         startup = time.perf_counter() - t0
         binds = [s.placement for s in group.servers]
-        t1 = time.perf_counter()
-        res = run_offline(
-            OfflineConfig(
-                dataset=args.dataset,
-                out=out / "offline",
-                endpoint=group.base_url,
-                model="student",
-                concurrency=args.concurrency,
-                limit=args.requests,
-                grounded_schema=True,
-            )
+        timed = timed_offline(
+            args.dataset,
+            group.base_url,
+            out / "offline",
+            requests=args.requests,
+            concurrency=args.concurrency,
         )
-        wall = time.perf_counter() - t1
-    done = res["examples"] - res["request_errors"]
-    return {
-        "replicas": replicas,
-        "binds": binds,
-        "startup_s": round(startup, 1),
-        "requests": res["examples"],
-        "request_errors": res["request_errors"],
-        "wall_s": round(wall, 1),
-        "requests_per_min": round(60 * done / wall, 2),
-        "target_match": res["metrics"].get("target_match"),
-    }
+    return {"replicas": replicas, "binds": binds, "startup_s": round(startup, 1), **timed}
 
 
 def write(rows: list[dict], args: argparse.Namespace) -> None:
     one = rows[0]["requests_per_min"]
-    meta = {
-        "machine": platform.processor() or platform.machine(),
-        "cores": len(os.sched_getaffinity(0)),
-        "base": str(args.base),
-        "adapter": str(args.adapter),
-        "dataset": str(args.dataset),
-        "concurrency": args.concurrency,
-    }
+    from benchmarks.offline_timing import run_meta
+
+    meta = run_meta(args)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "replicas.json").write_text(json.dumps({"meta": meta, "arms": rows}, indent=2))
     lines = [
@@ -106,15 +83,11 @@ def write(rows: list[dict], args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    from benchmarks.offline_timing import add_common_args
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--base", type=Path, required=True)
-    ap.add_argument("--adapter", type=Path, required=True)
-    ap.add_argument("--dataset", type=Path, required=True)
+    add_common_args(ap, "runs/bench-replicas")
     ap.add_argument("--replicas", type=int, default=2)
-    ap.add_argument("--requests", type=int, default=32)
-    ap.add_argument("--concurrency", type=int, default=4)
-    ap.add_argument("--max-model-len", type=int, default=2048)
-    ap.add_argument("--work", type=Path, default=Path("runs/bench-replicas"))
     args = ap.parse_args()
     rows = [run_arm(args, 1, args.work), run_arm(args, args.replicas, args.work)]
     write(rows, args)

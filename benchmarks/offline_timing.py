@@ -1,0 +1,65 @@
+"""One timed offline-eval pass against an endpoint: what the serving benchmarks compare.
+
+The demo's evaluate stage in miniature: held-out offline-eval records, grounded schema,
+greedy, `concurrency` requests in flight, timed from the first request to the last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+
+def timed_offline(
+    dataset: Path, endpoint: str, out: Path, *, requests: int, concurrency: int
+) -> dict[str, Any]:
+    from evals.offline.run import OfflineConfig, run_offline
+
+    t0 = time.perf_counter()
+    res = run_offline(
+        OfflineConfig(
+            dataset=dataset,
+            out=out,
+            endpoint=endpoint,
+            model="student",
+            concurrency=concurrency,
+            limit=requests,
+            grounded_schema=True,
+        )
+    )
+    wall = time.perf_counter() - t0
+    done = res["examples"] - res["request_errors"]
+    return {
+        "requests": res["examples"],
+        "request_errors": res["request_errors"],
+        "wall_s": round(wall, 1),
+        "requests_per_min": round(60 * done / wall, 2),
+        "action_match": res["metrics"].get("action_match"),
+        "target_match": res["metrics"].get("target_match"),
+    }
+
+
+def add_common_args(ap: argparse.ArgumentParser, work: str) -> None:
+    """The student, the records and the load both serving benchmarks take."""
+    ap.add_argument("--base", type=Path, required=True)
+    ap.add_argument("--adapter", type=Path, required=True)
+    ap.add_argument("--dataset", type=Path, required=True)
+    ap.add_argument("--requests", type=int, default=32)
+    ap.add_argument("--concurrency", type=int, default=4)
+    ap.add_argument("--max-model-len", type=int, default=2048)
+    ap.add_argument("--work", type=Path, default=Path(work))
+
+
+def run_meta(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "machine": platform.processor() or platform.machine(),
+        "cores": len(os.sched_getaffinity(0)),
+        "base": str(args.base),
+        "adapter": str(args.adapter),
+        "dataset": str(args.dataset),
+        "concurrency": args.concurrency,
+    }
