@@ -23,6 +23,7 @@ def main() -> None:
     ap.add_argument("--run", type=Path, help="a finished demo folder (holds report.json)")
     ap.add_argument("--recipe", default="smollm2-cpu")
     ap.add_argument("--out", type=Path, default=RESULTS)
+    ap.add_argument("--note", default="", help="a line on how the run was made (e.g. resumed)")
     args = ap.parse_args()
     run = args.run
     if run is None:
@@ -46,6 +47,7 @@ def main() -> None:
         "stage_seconds": report["stage_seconds"],
         "total_seconds": report["total_seconds"],
         "headline": report.get("headline", {}),
+        "note": args.note,
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "demo.json").write_text(json.dumps(doc, indent=2) + "\n")
@@ -53,6 +55,7 @@ def main() -> None:
         f"# Demo stage timings ({doc['recipe']})",
         "",
         f"Machine: {doc['machine']}, 2 cores. Total {doc['total_seconds']:.0f} s.",
+        *([args.note] if args.note else []),
         "",
         "| stage | seconds |",
         "| --- | ---: |",
