@@ -40,27 +40,18 @@ def serve_config(args: argparse.Namespace, merged: Path | None):
 
 
 def run_arm(args: argparse.Namespace, name: str, slug: str, merged: Path | None) -> dict:
-    from benchmarks.offline_timing import timed_offline
+    from benchmarks.offline_timing import timed_arm
     from serving.launch import VLLMServer
 
     out = args.work / slug
     shutil.rmtree(out, ignore_errors=True)
-    t0 = time.perf_counter()
     cfg = serve_config(args, merged)
-    with VLLMServer(cfg, log_path=out / "vllm.log", startup_timeout=600) as server:
-        startup = time.perf_counter() - t0
-        timed = timed_offline(
-            args.dataset,
-            server.base_url,
-            out / "offline",
-            requests=args.requests,
-            concurrency=args.concurrency,
-        )
+    timed = timed_arm(VLLMServer(cfg, log_path=out / "vllm.log", startup_timeout=600), args, out)
     preds = [
         json.loads(line)["prediction"]
         for line in (out / "offline" / "predictions.jsonl").read_text().splitlines()
     ]
-    return {"arm": name, "startup_s": round(startup, 1), **timed, "_predictions": preds}
+    return {"arm": name, **timed, "_predictions": preds}
 
 
 def write(rows: list[dict], args: argparse.Namespace, merge_s: float) -> None:

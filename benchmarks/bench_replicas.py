@@ -17,7 +17,6 @@ import argparse
 import json
 import shutil
 import sys
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -26,7 +25,7 @@ RESULTS = REPO / "benchmarks" / "results"
 
 
 def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
-    from benchmarks.offline_timing import timed_offline
+    from benchmarks.offline_timing import timed_arm
     from serving.replicas import ServerReplicas
     from serving.vllm_args import Adapter, ServeConfig
 
@@ -39,18 +38,9 @@ def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
     )
     out = work / f"replicas-{replicas}"
     shutil.rmtree(out, ignore_errors=True)
-    t0 = time.perf_counter()
-    with ServerReplicas(cfg, replicas, log_path=out / "vllm.log", startup_timeout=600) as group:
-        startup = time.perf_counter() - t0
-        binds = [s.placement for s in group.servers]
-        timed = timed_offline(
-            args.dataset,
-            group.base_url,
-            out / "offline",
-            requests=args.requests,
-            concurrency=args.concurrency,
-        )
-    return {"replicas": replicas, "binds": binds, "startup_s": round(startup, 1), **timed}
+    group = ServerReplicas(cfg, replicas, log_path=out / "vllm.log", startup_timeout=600)
+    binds = [s.placement for s in group.servers]
+    return {"replicas": replicas, "binds": binds, **timed_arm(group, args, out)}
 
 
 def write(rows: list[dict], args: argparse.Namespace) -> None:

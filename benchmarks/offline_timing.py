@@ -43,6 +43,21 @@ def timed_offline(
     }
 
 
+def timed_arm(server: Any, args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    """Start `server` (a VLLMServer or ServerReplicas), time its start-up, then one offline pass."""
+    t0 = time.perf_counter()
+    with server as running:
+        startup = time.perf_counter() - t0
+        timed = timed_offline(
+            args.dataset,
+            running.base_url,
+            out / "offline",
+            requests=args.requests,
+            concurrency=args.concurrency,
+        )
+    return {"startup_s": round(startup, 1), **timed}
+
+
 def add_common_args(ap: argparse.ArgumentParser, work: str) -> None:
     """The student, the records and the load both serving benchmarks take."""
     ap.add_argument("--base", type=Path, required=True)
