@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from serving.model_info import is_vision_model
+from serving.model_info import auto_classes, is_vision_model
 from serving.protocol import ChatResult, Message, Usage, drop_images
 
 # Compact JSON: a weak (or random) model cannot wander into endless whitespace, and the output
@@ -129,26 +129,16 @@ class EmbeddedBackend:
         threads: int | None = None,
     ) -> None:
         import torch
-        from transformers import (
-            AutoModelForCausalLM,
-            AutoModelForImageTextToText,
-            AutoProcessor,
-            AutoTokenizer,
-        )
 
         if threads:
             torch.set_num_threads(threads)
         self.model_dir = str(model_dir)
         self.vision = is_vision_model(model_dir)
-        torch_dtype = getattr(torch, dtype)
-        if self.vision:
-            self.processor = AutoProcessor.from_pretrained(model_dir)
-            self.tokenizer = self.processor.tokenizer
-            model = AutoModelForImageTextToText.from_pretrained(model_dir, dtype=torch_dtype)
-        else:
-            self.processor = None
-            self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
-            model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch_dtype)
+        model_cls, processor_cls = auto_classes(model_dir)
+        processor = processor_cls.from_pretrained(model_dir)
+        self.processor = processor if self.vision else None
+        self.tokenizer = processor.tokenizer if self.vision else processor
+        model = model_cls.from_pretrained(model_dir, dtype=getattr(torch, dtype))
         self.base_name = base_name or Path(str(model_dir)).name
         self.adapter_name = None
         if adapter_dir is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 # model_type values whose checkpoints take images (Qwen VL families and common others).
 _VL_MODEL_TYPES = {
@@ -43,6 +44,21 @@ def is_vision_model(model: str | Path) -> bool:
         return True
     archs = cfg.get("architectures") or []
     return any("VL" in a or "Vision" in a for a in archs)
+
+
+def auto_classes(model: str | Path) -> tuple[Any, Any]:
+    """The transformers (model, processor) classes that load this checkpoint: a VL model with
+    its processor, a text model with its tokenizer."""
+    from transformers import (
+        AutoModelForCausalLM,
+        AutoModelForImageTextToText,
+        AutoProcessor,
+        AutoTokenizer,
+    )
+
+    if is_vision_model(model):
+        return AutoModelForImageTextToText, AutoProcessor
+    return AutoModelForCausalLM, AutoTokenizer
 
 
 def adapter_rank(adapter_dir: str | Path) -> int:

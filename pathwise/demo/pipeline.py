@@ -74,9 +74,10 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
         lambda d: student.sft_stage(spec.adapter_recipe, base, dataset, d, spec.max_steps_adapter),
     )
     adapter = Path(s["train_adapter"]["out"])
+    merged = None
     if cfg.serve_merged:
         s["merge"] = run_stage(out, "merge", lambda d: student.merge_stage(base, adapter, d))
-    merged = Path(s["merge"]["model"]) if cfg.serve_merged else None
+        merged = Path(s["merge"]["model"])
 
     def live(d: Path, reference: str, url: str) -> dict[str, Any]:
         return serve_eval.live_stage(

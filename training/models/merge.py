@@ -39,23 +39,16 @@ def _check_inputs(base: Path, adapter: Path) -> Path:
 def _load_merged(base: Path, adapter: Path) -> tuple[Any, Any]:
     import torch
     from peft import PeftModel
-    from transformers import (
-        AutoModelForCausalLM,
-        AutoModelForImageTextToText,
-        AutoProcessor,
-        AutoTokenizer,
-    )
 
-    from serving.model_info import is_vision_model
+    from serving.model_info import auto_classes
 
+    model_cls, processor_cls = auto_classes(base)
     # float32 so the sum base + B @ A is exact to the adapter's own precision; the server
     # chooses its dtype at load time.
-    vision = is_vision_model(base)
-    auto_model = AutoModelForImageTextToText if vision else AutoModelForCausalLM
-    model = auto_model.from_pretrained(base, dtype=torch.float32)
+    model = model_cls.from_pretrained(base, dtype=torch.float32)
     # The adapter directory carries the tokenizer and chat template it was trained with.
     src = adapter if (adapter / "tokenizer_config.json").is_file() else base
-    processor = (AutoProcessor if vision else AutoTokenizer).from_pretrained(src)
+    processor = processor_cls.from_pretrained(src)
     try:
         peft_model = PeftModel.from_pretrained(model, str(adapter))
     except (RuntimeError, ValueError, KeyError) as e:
@@ -96,14 +89,14 @@ def merge_adapter(base: Path, adapter: Path, out: Path) -> dict[str, Any]:
         "name": f"{base_record.get('name', base.name)}+{adapter.name}",
         "license": base_record.get("license", "unknown (no provenance.json in the base)"),
         "base_provenance": base_record,
-    }
-    record["merged"] = {
-        "base": str(base),
-        "adapter": str(adapter),
-        "adapter_sha256": digest,
-        "peft": peft.__version__,
-        "merged_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "saved_dtype": "float32",
+        "merged": {
+            "base": str(base),
+            "adapter": str(adapter),
+            "adapter_sha256": digest,
+            "peft": peft.__version__,
+            "merged_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "saved_dtype": "float32",
+        },
     }
     (partial / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
     if out.exists():
