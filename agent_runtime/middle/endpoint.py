@@ -12,7 +12,7 @@ import base64
 from typing import Any
 
 from agent_runtime.middle.base import MiddleInput, MiddleOutput
-from agent_runtime.middle.format import PAPER, MiddleFormat, decoding_schema, display_text
+from agent_runtime.middle.format import PAPER, MiddleFormat, decoding_schema, echo_text
 from agent_runtime.middle.grounded_schema import grounded_schema
 from agent_runtime.middle.openai_chat import ChatClient, ChatError, env_config
 from agent_runtime.middle.prompt import MAX_LABELS, middle_system_prompt, render_middle_user_text
@@ -37,7 +37,7 @@ def response_format(inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER) -
     if inp is None:
         schema = decoding_schema(fmt)
     else:
-        shown = {el.label: display_text(el) for el in inp.observation.labels[:MAX_LABELS]}
+        shown = {el.label: echo_text(el, fmt) for el in inp.observation.labels[:MAX_LABELS]}
         schema = grounded_schema(
             inp.top.command or inp.top.intention, list(shown), shown, echo=fmt.echo_label
         )

@@ -12,6 +12,10 @@ student learns them at very different speeds (an in-context label-lookup probe o
   `{"type": "click", "label_text": "word", "target": 3}`. The field is a rationale in the model's
   output only: the guard compiler drops it, so the executed action, the SFT target's post-guard
   Action AST and the offline metrics are exactly the paper's.
+- `echo_role_if_empty`: an element without text (a textbox, a combobox) is echoed by its role,
+  the word the top layer's command names it by (`type "x" into textbox`), instead of "": an
+  empty echo tells no element from another and gave a small student a shortcut that it took for
+  buttons too (live, click-button 6/10 with it; docs/demo.md).
 
 `paper` (number first, no echo) is the default everywhere; a dataset records its format in its
 manifest and every consumer (training, the endpoint middle, offline and live evals) reads it.
@@ -44,12 +48,16 @@ class MiddleFormat(BaseModel):
     name: str = "paper"
     labels: Literal["number_first", "text_first"] = "number_first"
     echo_label: bool = False
+    # False in manifests written before the field existed: their "" echoes stay as trained.
+    echo_role_if_empty: bool = False
 
 
 FORMATS: dict[str, MiddleFormat] = {
     "paper": MiddleFormat(),
     "text-first": MiddleFormat(name="text-first", labels="text_first"),
-    "echo": MiddleFormat(name="echo", labels="text_first", echo_label=True),
+    "echo": MiddleFormat(
+        name="echo", labels="text_first", echo_label=True, echo_role_if_empty=True
+    ),
 }
 PAPER = FORMATS["paper"]
 
@@ -75,6 +83,12 @@ def display_text(el: ElementLabel) -> str:
     return " ".join(el.text.split())[:MAX_LABEL_TEXT]
 
 
+def echo_text(el: ElementLabel, fmt: MiddleFormat) -> str:
+    """What an echoing answer names this element by: its displayed text, or its role."""
+    text = display_text(el)
+    return text if text or not fmt.echo_role_if_empty else el.role
+
+
 def label_line(el: ElementLabel, fmt: MiddleFormat = PAPER) -> str:
     extra = ""
     if el.input_type:
@@ -91,13 +105,20 @@ def label_line(el: ElementLabel, fmt: MiddleFormat = PAPER) -> str:
     return f"[{el.label}] {el.role}{extra} {text}"
 
 
-def parse_label_lines(user_text: str, fmt: MiddleFormat = PAPER) -> dict[int, str]:
-    """Label number -> displayed text, read back from a rendered user turn."""
+def parse_label_lines(
+    user_text: str, fmt: MiddleFormat = PAPER, *, echo: bool = False
+) -> dict[int, str]:
+    """Label number -> displayed text, read back from a rendered user turn; with `echo`, the
+    name an echoing answer uses instead (`echo_text`)."""
     out: dict[int, str] = {}
     for m in _LINE[fmt.labels].finditer(user_text):
+        rest = m.group("rest")
         # The displayed text is the line's last JSON string (a value=... comes before it).
-        strings = _JSON_STR.findall(m.group("rest"))
-        out[int(m.group("label"))] = json.loads(strings[-1]) if strings else ""
+        strings = _JSON_STR.findall(rest)
+        text = json.loads(strings[-1]) if strings else ""
+        if echo and not text and fmt.echo_role_if_empty:
+            text = rest.split(" ", 1)[0]  # the line opens with the role
+        out[int(m.group("label"))] = text
     return out
 
 
@@ -109,7 +130,7 @@ def render_answer(ast: ActionAST, observation: Observation, fmt: MiddleFormat = 
     act = data["action"]
     if act["type"] in ECHOED_TYPES:
         el = observation.label(act["target"])
-        text = display_text(el) if el is not None else ""
+        text = echo_text(el, fmt) if el is not None else ""
         data["action"] = {"type": act["type"], RATIONALE_KEY: text} | {
             k: v for k, v in act.items() if k != "type"
         }

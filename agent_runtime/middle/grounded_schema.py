@@ -100,5 +100,5 @@ def grounded_schema_from_text(user_text: str, fmt: MiddleFormat = PAPER) -> dict
     format's layout; a test round-trips the two so they cannot drift apart.
     """
     m = _COMMAND_LINE.search(user_text)
-    shown = parse_label_lines(user_text, fmt)
+    shown = parse_label_lines(user_text, fmt, echo=True)
     return grounded_schema(m.group("command") if m else "", list(shown), shown, echo=fmt.echo_label)

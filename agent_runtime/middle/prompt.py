@@ -25,12 +25,12 @@ def middle_system_prompt(fmt: MiddleFormat = PAPER) -> str:
     """The system prompt; an echoing format names the rationale field in its action signatures."""
     if not fmt.echo_label:
         return MIDDLE_SYSTEM_PROMPT
+    repeats = "label_text repeats the target label's text" + (
+        " (its role if it has none)" if fmt.echo_role_if_empty else ""
+    )
     return MIDDLE_SYSTEM_PROMPT.replace(
         "click{target}, type{target,", "click{label_text,target}, type{label_text,target,"
-    ).replace(
-        "on the numbered labels.",
-        "on the numbered labels; label_text repeats the target label's text.",
-    )
+    ).replace("on the numbered labels.", f"on the numbered labels; {repeats}.")
 
 
 def render_middle_user_text(inp: MiddleInput, fmt: MiddleFormat = PAPER) -> str:

@@ -39,7 +39,13 @@ class DemoConfig(BaseModel):
     tasks: list[str] = Field(min_length=1)
     train_seeds: str
     heldout_seeds: str
-    workers: int = Field(default=1, ge=1)
+    workers: int = Field(default=1, ge=1, description="browsers in flight for teacher rollouts")
+    live_workers: int | None = Field(
+        default=None,
+        ge=1,
+        description="browsers in flight for the live evaluation (default: `workers`); more than "
+        "the cores pays, since each one waits on the served student most of the time",
+    )
     eval_fraction: float = Field(default=0.08, gt=0, lt=1)
     split_seed: int = 20260606
     unseen_tasks: list[str] = Field(

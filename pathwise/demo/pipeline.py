@@ -84,7 +84,7 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
             Path(s[reference]["contracts"]),
             Path(s[reference]["run_dir"]),
             url,
-            cfg.workers,
+            cfg.live_workers or cfg.workers,
             d,
             cfg.grounded_schema,
             cfg.middle_format,

@@ -131,7 +131,10 @@ def test_merged_student_is_served_under_the_adapter_name(tmp_path: Path) -> None
     merged = served(cfg, tmp_path / "base", tmp_path / "adapter", tmp_path / "l", tmp_path / "m")
     assert merged.servers[0].cfg.base == str(tmp_path / "m") and not merged.servers[0].cfg.adapters
     assert merged.servers[0].cfg.served_model_name == ADAPTER_NAME
+    # A merged student loads no adapter, so vLLM gets no LoRA layers to run through.
+    assert not merged.servers[0].cfg.allow_runtime_lora
     plain = served(cfg, tmp_path / "base", tmp_path / "adapter", tmp_path / "l")
+    assert plain.servers[0].cfg.allow_runtime_lora
     assert plain.servers[0].cfg.base == str(tmp_path / "base")
     assert [a.name for a in plain.servers[0].cfg.adapters] == [ADAPTER_NAME]
 
@@ -163,6 +166,8 @@ def test_shipped_recipes_load_and_unseen_tasks_must_be_new(tmp_path: Path) -> No
     cfg = load_demo_config("smollm2-cpu")
     assert cfg.student and cfg.student.base == "smollm2-135m-instruct"
     assert not set(cfg.unseen_tasks) & set(cfg.tasks) and len(cfg.unseen_tasks) == 2
+    assert cfg.live_workers == 4 and cfg.workers == 2
+    assert load_demo_config("teacher-only").live_workers is None  # live falls back to workers
     load_demo_config("random-base-cpu")
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: b\ntasks: [click-button]\ntrain_seeds: '0'\nheldout_seeds: '1'\n"

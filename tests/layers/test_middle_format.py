@@ -11,7 +11,7 @@ import pytest
 from agent_runtime.contracts import ActionAST, TopState
 from agent_runtime.guards.compiler import compile_action
 from agent_runtime.middle.base import MiddleInput
-from agent_runtime.middle.endpoint import EndpointMiddle
+from agent_runtime.middle.endpoint import EndpointMiddle, response_format
 from agent_runtime.middle.format import (
     FORMATS,
     PAPER,
@@ -24,7 +24,7 @@ from agent_runtime.middle.format import (
     strip_rationale,
 )
 from agent_runtime.middle.grounded_schema import grounded_schema_from_text
-from agent_runtime.middle.prompt import render_middle_user_text
+from agent_runtime.middle.prompt import middle_system_prompt, render_middle_user_text
 
 from .helpers import FakeOpenAI, el, obs
 
@@ -115,6 +115,40 @@ def test_endpoint_middle_speaks_the_format() -> None:
     schema = req["response_format"]["json_schema"]["schema"]
     assert any("label_text" in a["properties"] for a in _alts(schema))
     assert compile_action(out.raw, PAGE).action.action.target == 7
+
+
+def test_a_textless_element_is_echoed_by_its_role_and_decoded_with_its_number() -> None:
+    page = obs(
+        el(0, "textbox", "", input_type="text"),
+        el(1, "textbox", "", input_type="text"),
+        el(2, "button", "no"),
+    )
+    ast = ActionAST.model_validate({"action": {"type": "type", "target": 1, "text": "Enola"}})
+    body = json.loads(render_answer(ast, page, ECHO))["action"]
+    assert body["label_text"] == "textbox"
+    assert compile_action(render_answer(ast, page, ECHO), page).action == ast
+    inp = MiddleInput(top=TopState(intention="t", command='click "no" button'), observation=page)
+    text = render_middle_user_text(inp, ECHO)
+    # The prompt still shows the element's own (empty) text; only the echo names its role.
+    assert parse_label_lines(text, ECHO) == {0: "", 1: "", 2: "no"}
+    assert "its role if it has none" in middle_system_prompt(ECHO)
+    clicks = [
+        a["properties"]
+        for a in _alts(grounded_schema_from_text(text, ECHO))
+        if a["properties"]["type"]["const"] == "click"
+    ]
+    pairs = {(p["label_text"]["const"], p["target"]["const"]) for p in clicks}
+    assert pairs == {("textbox", 0), ("textbox", 1), ("no", 2)}  # no empty choice left
+    # The endpoint builds the same schema from the live observation as offline eval from text.
+    assert response_format(inp, ECHO)["json_schema"]["schema"] == grounded_schema_from_text(
+        text, ECHO
+    )
+    # A dataset written before the field existed keeps its "" echoes.
+    old = format_from_manifest(
+        {"middle_format": {"name": "echo", "labels": "text_first", "echo_label": True}}
+    )
+    assert json.loads(render_answer(ast, page, old))["action"]["label_text"] == ""
+    assert "its role" not in middle_system_prompt(old)
 
 
 def test_format_names_and_manifests() -> None:
