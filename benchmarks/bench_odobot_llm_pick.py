@@ -14,9 +14,11 @@ Writes benchmarks/results/odobot_llm_pick.{json,md}.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -50,11 +52,15 @@ class Scorer:
         self.tok = AutoTokenizer.from_pretrained(model_dir)
         self.lm = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32).eval()
 
-    def loglik(self, task: str, candidate: str) -> float:
-        torch = self.torch
+    @functools.lru_cache(maxsize=1)  # noqa: B019 -- one scorer per run; every candidate of a task
+    def _prompt_ids(self, task: str) -> Any:
         msgs = [{"role": "user", "content": f"Task: {task}\nWhich application feature does it?"}]
         prompt = self.tok.apply_chat_template(msgs, tokenize=False, add_generation_prompt=True)
-        p = self.tok(prompt, return_tensors="pt").input_ids
+        return self.tok(prompt, return_tensors="pt").input_ids
+
+    def loglik(self, task: str, candidate: str) -> float:
+        torch = self.torch
+        p = self._prompt_ids(task)
         c = self.tok(candidate + "<|im_end|>", add_special_tokens=False, return_tensors="pt")
         ids = torch.cat([p, c.input_ids], 1)
         with torch.no_grad():

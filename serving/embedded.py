@@ -134,7 +134,7 @@ class EmbeddedBackend:
             torch.set_num_threads(threads)
         self.model_dir = str(model_dir)
         self.vision = is_vision_model(model_dir)
-        model_cls, processor_cls = auto_classes(model_dir)
+        model_cls, processor_cls = auto_classes(self.vision)
         processor = processor_cls.from_pretrained(model_dir)
         self.processor = processor if self.vision else None
         self.tokenizer = processor.tokenizer if self.vision else processor

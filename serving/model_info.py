@@ -46,9 +46,9 @@ def is_vision_model(model: str | Path) -> bool:
     return any("VL" in a or "Vision" in a for a in archs)
 
 
-def auto_classes(model: str | Path) -> tuple[Any, Any]:
-    """The transformers (model, processor) classes that load this checkpoint: a VL model with
-    its processor, a text model with its tokenizer."""
+def auto_classes(vision: bool) -> tuple[Any, Any]:
+    """The transformers (model, processor) classes that load a checkpoint: a VL model with its
+    processor, a text model with its tokenizer (`vision` from `is_vision_model`)."""
     from transformers import (
         AutoModelForCausalLM,
         AutoModelForImageTextToText,
@@ -56,7 +56,7 @@ def auto_classes(model: str | Path) -> tuple[Any, Any]:
         AutoTokenizer,
     )
 
-    if is_vision_model(model):
+    if vision:
         return AutoModelForImageTextToText, AutoProcessor
     return AutoModelForCausalLM, AutoTokenizer
 

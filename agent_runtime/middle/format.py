@@ -83,10 +83,13 @@ def display_text(el: ElementLabel) -> str:
     return " ".join(el.text.split())[:MAX_LABEL_TEXT]
 
 
+def _echo_name(text: str, role: str, fmt: MiddleFormat) -> str:
+    return text if text or not fmt.echo_role_if_empty else role
+
+
 def echo_text(el: ElementLabel, fmt: MiddleFormat) -> str:
     """What an echoing answer names this element by: its displayed text, or its role."""
-    text = display_text(el)
-    return text if text or not fmt.echo_role_if_empty else el.role
+    return _echo_name(display_text(el), el.role, fmt)
 
 
 def label_line(el: ElementLabel, fmt: MiddleFormat = PAPER) -> str:
@@ -116,8 +119,8 @@ def parse_label_lines(
         # The displayed text is the line's last JSON string (a value=... comes before it).
         strings = _JSON_STR.findall(rest)
         text = json.loads(strings[-1]) if strings else ""
-        if echo and not text and fmt.echo_role_if_empty:
-            text = rest.split(" ", 1)[0]  # the line opens with the role
+        if echo:
+            text = _echo_name(text, rest.split(" ", 1)[0], fmt)  # the line opens with the role
         out[int(m.group("label"))] = text
     return out
 

@@ -40,9 +40,9 @@ def _load_merged(base: Path, adapter: Path) -> tuple[Any, Any]:
     import torch
     from peft import PeftModel
 
-    from serving.model_info import auto_classes
+    from serving.model_info import auto_classes, is_vision_model
 
-    model_cls, processor_cls = auto_classes(base)
+    model_cls, processor_cls = auto_classes(is_vision_model(base))
     # float32 so the sum base + B @ A is exact to the adapter's own precision; the server
     # chooses its dtype at load time.
     model = model_cls.from_pretrained(base, dtype=torch.float32)
