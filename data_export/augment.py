@@ -24,7 +24,7 @@ from agent_runtime.middle.base import MiddleInput
 from agent_runtime.middle.heuristic import HeuristicMiddle
 from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
 from agent_runtime.top.commands import parse_command
-from data_export.middle.records import middle_input, persona_criterion
+from data_export.middle.records import command_verb, middle_input, persona_criterion
 
 
 def _random_word(rng: random.Random, vocab: list[str]) -> str:
@@ -165,4 +165,5 @@ def augmented_records(
             "step_index": row.step_index,
             "source_sha256": "",
             "contract_id": row.contract.contract_id,
+            "command_verb": command_verb(row.top.command),
         }

@@ -34,8 +34,54 @@ class SplitCounts:
         return dict(self.__dict__)
 
 
-def load_splits(path: str | Path, train_split: str, eval_split: str | None):
-    """Load the DatasetDict and keep only the columns TRL trains on."""
+def balanced_indices(values: list[str], seed: int) -> list[int]:
+    """Indices of a same-size resample in which every distinct value is equally frequent.
+
+    Each value's rows are drawn in a seeded random order, cycled when the value is rarer than
+    its share (repeats) and cut when commoner (a subset). The order is grouped by value; the
+    trainer shuffles.
+    """
+    import random
+
+    groups: dict[str, list[int]] = {}
+    for i, v in enumerate(values):
+        groups.setdefault(v, []).append(i)
+    rng = random.Random(seed)
+    out: list[int] = []
+    for k, name in enumerate(sorted(groups)):
+        rows = groups[name][:]
+        rng.shuffle(rows)
+        share = len(values) // len(groups) + (k < len(values) % len(groups))
+        out.extend(rows[j % len(rows)] for j in range(share))
+    return out
+
+
+def balance_split(ds, column: str, seed: int, where: str):
+    """`ds` resampled so each value of `column` is equally frequent; (dataset, counts before)."""
+    from collections import Counter
+
+    if column not in ds.column_names:
+        raise ValueError(
+            f"data.balance_by: {where} has no column {column!r} (it has {ds.column_names}); "
+            "re-export the dataset with the current exporter or drop balance_by"
+        )
+    values = [str(v) for v in ds[column]]
+    before = dict(sorted(Counter(values).items()))
+    return ds.select(balanced_indices(values, seed), keep_in_memory=True), before
+
+
+def load_splits(
+    path: str | Path,
+    train_split: str,
+    eval_split: str | None,
+    balance_by: str | None = None,
+    seed: int = 0,
+):
+    """Load the DatasetDict and keep only the columns TRL trains on.
+
+    With `balance_by`, the train split is first resampled so each value of that column is
+    equally frequent (the eval split is never touched).
+    """
     from datasets import load_from_disk
 
     dd = load_from_disk(str(path))
@@ -49,6 +95,15 @@ def load_splits(path: str | Path, train_split: str, eval_split: str | None):
         ds = dd[name]
         if "messages" not in ds.column_names:
             raise ValueError(f"dataset {path} split '{name}' has no 'messages' column")
+        if balance_by and name == train_split:
+            ds, before = balance_split(ds, balance_by, seed, f"dataset {path} split '{name}'")
+            log.warning(
+                "split %s balanced by %s: %s -> %d rows each way",
+                name,
+                balance_by,
+                before,
+                len(ds) // max(len(before), 1),
+            )
         out[name] = ds.remove_columns([c for c in ds.column_names if c not in TRAIN_COLUMNS])
     return out
 

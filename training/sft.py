@@ -177,7 +177,11 @@ def _prepare_data(recipe: Recipe, processing_class) -> tuple[dict, dict[str, dic
     )
 
     splits = load_splits(
-        resolve_path(recipe.data.dataset), recipe.data.train_split, recipe.data.eval_split
+        resolve_path(recipe.data.dataset),
+        recipe.data.train_split,
+        recipe.data.eval_split,
+        balance_by=recipe.data.balance_by,
+        seed=int(recipe.trainer.get("data_seed", recipe.trainer.get("seed", 42))),
     )
     if recipe.model.kind == "text":
         # TRL's text path wants plain-string contents; accept the part format too.

@@ -72,6 +72,12 @@ class DataSpec(_Strict):
     eval_split: str | None = "eval"
     max_length: int = Field(gt=0, description="longer examples are deleted and counted, never cut")
     preprocessing_workers: int = Field(1, ge=1)
+    balance_by: str | None = Field(
+        None,
+        description="a column of the train split (e.g. command_verb): the split is resampled so "
+        "each of its values is drawn equally often (same size, rare values repeated); a short "
+        "run then sees the rare step kinds, not mostly the common ones",
+    )
 
 
 class LoraSpec(_Strict):

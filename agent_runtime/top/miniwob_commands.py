@@ -159,8 +159,10 @@ FAMILIES: list[tuple[str, str, Handler]] = [
         lambda m: Plan(
             "enter-password",
             [
-                PlanStep(type_into(m.group(1), nth=1), kind="state"),
-                PlanStep(type_into(m.group(1), nth=2), kind="state"),
+                # The fields' own labels, as the login plan names them: the middle then
+                # copies a visible text instead of counting textboxes.
+                PlanStep(type_into(m.group(1), "Password", nth=1), kind="state"),
+                PlanStep(type_into(m.group(1), "Verify password", nth=2), kind="state"),
                 submit_step(),
             ],
         ),

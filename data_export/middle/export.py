@@ -81,6 +81,7 @@ def features(images: bool = True):
         "step_index": Value("int32"),
         "source_sha256": Value("string"),
         "contract_id": Value("string"),
+        "command_verb": Value("string"),
     }
     assert tuple(cols) == COLUMNS
     return Features(cols)

@@ -25,7 +25,14 @@ COLUMNS: tuple[str, ...] = (
     "step_index",
     "source_sha256",
     "contract_id",
+    "command_verb",
 )
+
+
+def command_verb(command: str) -> str:
+    """The top command's verb ("select", "submit", ...): a stratum a recipe may balance on."""
+    words = command.split(maxsplit=1)
+    return words[0].lower() if words else ""
 
 
 def persona_criterion(persona: str) -> str:
@@ -77,4 +84,5 @@ def build_record(
         "step_index": row.step_index,
         "source_sha256": source_sha256,
         "contract_id": row.contract.contract_id,
+        "command_verb": command_verb(row.top.command),
     }

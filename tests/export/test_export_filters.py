@@ -76,3 +76,4 @@ def test_record_uses_runtime_prompt_and_post_guard_target(tmp_path, run_export):
     assert got["messages"][1]["content"][1]["text"] == user["content"][1]["text"]
     assert (got["base_task_id"], got["rollout_id"], got["step_index"]) == ("t", "r1", 0)
     assert got["contract_id"] == "t::explicit_control"
+    assert got["command_verb"] == "open"  # the synthetic row's command: "open item for t"

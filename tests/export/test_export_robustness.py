@@ -81,6 +81,7 @@ def test_output_loads_with_image_feature_and_manifest(tmp_path, run_export):
             "step_index",
             "source_sha256",
             "contract_id",
+            "command_verb",
         ]
     )
     img = dd["train"][0]["images"][0]

@@ -28,7 +28,11 @@ CASES = [
     ),
     (
         'Enter the password "XN4" into both text fields and press submit.',
-        ['type "XN4" into textbox #1', 'type "XN4" into textbox #2', "submit"],
+        [
+            'type "XN4" into "Password" textbox #1',
+            'type "XN4" into "Verify password" textbox #2',
+            "submit",
+        ],
     ),
     (
         'Enter the username "karrie" and the password "yn" into the text fields and press login.',

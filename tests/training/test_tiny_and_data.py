@@ -110,6 +110,35 @@ def test_delete_overlength_counts(tiny_text: Path):
     assert [r["messages"][0]["content"] for r in kept] == ["x " * 5, "x " * 10]
 
 
+def test_balance_by_resamples_the_train_split_only(tmp_path: Path):
+    from collections import Counter
+
+    from datasets import Dataset, DatasetDict
+
+    from training.data import load_splits
+
+    verbs = ["submit"] * 12 + ["click"] * 6 + ["select"] * 2
+    rows = [
+        {"messages": [{"role": "user", "content": f"{v} {i}"}], "command_verb": v}
+        for i, v in enumerate(verbs)
+    ]
+    DatasetDict(
+        {"train": Dataset.from_list(rows), "eval": Dataset.from_list(rows[:3])}
+    ).save_to_disk(str(tmp_path / "ds"))
+    out = load_splits(tmp_path / "ds", "train", "eval", balance_by="command_verb", seed=1)
+    train = [m[0]["content"] for m in out["train"]["messages"]]
+    counts = Counter(t.split()[0] for t in train)
+    assert len(train) == 20 and max(counts.values()) - min(counts.values()) <= 1
+    # The rare kind is repeated, every one of its rows used; the common one is a subset.
+    assert {t for t in train if t.startswith("select")} == {"select 18", "select 19"}
+    assert len(set(t for t in train if t.startswith("submit"))) == counts["submit"] < 12
+    assert out["train"].column_names == ["messages"] and len(out["eval"]) == 3
+    again = load_splits(tmp_path / "ds", "train", "eval", balance_by="command_verb", seed=1)
+    assert again["train"]["messages"] == out["train"]["messages"]
+    with pytest.raises(ValueError, match="split 'train' has no column 'task'"):
+        load_splits(tmp_path / "ds", "train", None, balance_by="task")
+
+
 def test_plan_resume(tmp_path: Path):
     assert plan_resume(tmp_path, 1, "auto", None).mode == "fresh"
     for step in (5, 10):
