@@ -5,9 +5,11 @@ grammar (agent_runtime/top/commands.py) already says which text a `type` step en
 payload of `type "TEXT" into TARGET` or `select "OPTION"`, and which query a provider step
 sends: `search "QUERY"`, `maps "QUERY" near "PLACE"`. A grounded schema states these for one
 step, so a learned middle cannot decode an invisible target or invent text the top layer never
-asked for; it still has to choose the label (and the action). A command without a
-payload leaves every quoted string of the command as a choice. The global schema
-(`action_ast_decoding_schema`) stays the default; this one is opt-in per caller.
+asked for; it still has to choose the label (and the action). A grammar command enters text
+only through its payload, so `click`, `check`, `focus` or `submit` leave no `type` to decode
+(a student once typed the password it had just entered into the Submit button); a command
+outside the grammar leaves every quoted string of it as a choice, or the text free. The global
+schema (`action_ast_decoding_schema`) stays the default; this one is opt-in per caller.
 """
 
 from __future__ import annotations
@@ -36,12 +38,13 @@ def _base() -> dict[str, Any]:
     return decoding_schema(PAPER)
 
 
-def typed_texts(command: str) -> list[str]:
-    """What a `type` step may enter: the command's payload, else its quoted strings."""
+def typed_texts(command: str) -> list[str] | None:
+    """What a `type` step may enter: a grammar command's payload ([] when it has none: the
+    command enters no text); outside the grammar its quoted strings; None: unconstrained."""
     parsed = parse_command(command or "")
-    if parsed is not None and parsed.payload:
-        return [parsed.payload]
-    return quoted_strings(command)
+    if parsed is not None:
+        return [parsed.payload] if parsed.payload else []
+    return quoted_strings(command) or None
 
 
 def provider_query(command: str) -> tuple[str, str | None] | None:
@@ -58,8 +61,9 @@ def grounded_schema(
     """The decoding schema narrowed to this step's visible labels and typed text.
 
     With no visible labels the target-bearing actions are dropped (only scroll on the
-    window, search, maps, back and wait remain); a command without quoted strings leaves
-    `type.text` free, because then the top layer asked for no particular text. With `echo`
+    window, search, maps, back and wait remain); a grammar command without a payload drops
+    `type`; a command outside the grammar without quoted strings leaves `type.text` free,
+    because then the top layer asked for no particular text. With `echo`
     (an echoing middle format), click and type name a visible label's text, and its number
     is decoded with it (`texts` maps each visible label to its displayed text).
     """
@@ -76,7 +80,9 @@ def grounded_schema(
             props["target"] = {"enum": ids}
         elif "target" in props:  # scroll: the window or a label
             props["target"] = {"anyOf": [{"const": "window"}] + ([{"enum": ids}] if ids else [])}
-        if props["type"].get("const") == "type" and typed:
+        if props["type"].get("const") == "type" and typed is not None:
+            if not typed:
+                continue
             props["text"] = {"enum": typed}
         if props["type"].get("const") in PROVIDER_VERBS and query is not None:
             # A served student wrote its own free-text queries (the category, a name off the

@@ -36,8 +36,10 @@ def test_quoted_strings_unescape_and_dedupe() -> None:
 def test_typed_texts_follow_the_command_grammar() -> None:
     assert typed_texts('type "x y" into "Name" textbox #2') == ["x y"]
     assert typed_texts('select "Canada" in combobox') == ["Canada"]
-    assert typed_texts('check "a"') == ["a"]
-    assert typed_texts("") == []
+    # Grammar verbs without a payload enter no text; outside the grammar the quotes are choices.
+    assert typed_texts('check "a"') == typed_texts("submit") == []
+    assert typed_texts('click "a" then "b"') == ["a", "b"]
+    assert typed_texts("") is None and typed_texts("fill in the form") is None
 
 
 def test_schema_narrows_targets_and_text() -> None:
@@ -83,8 +85,13 @@ def test_no_labels_drops_target_actions_and_no_quotes_leaves_text_free() -> None
     alts = _alts(grounded_schema("scroll down", []))
     assert "click" not in alts and "type" not in alts
     assert alts["scroll"]["properties"]["target"] == {"anyOf": [{"const": "window"}]}
-    free = _alts(grounded_schema("focus textbox #1", [0]))["type"]["properties"]["text"]
+    free = _alts(grounded_schema("fill in the form", [0]))["type"]["properties"]["text"]
     assert free.get("type") == "string" and "enum" not in free
+    # A grammar command that enters no text leaves no `type` to decode, echoed or not.
+    for cmd in ("submit", "focus textbox #1", 'check "a"', 'click "OK" button'):
+        assert set(_alts(grounded_schema(cmd, [0, 1]))) >= {"click", "scroll"}
+        assert "type" not in _alts(grounded_schema(cmd, [0, 1]))
+        assert "type" not in _alts(grounded_schema(cmd, [0, 1], {0: "OK", 1: ""}, echo=True))
 
 
 def test_schema_from_rendered_text_matches_the_input() -> None:
