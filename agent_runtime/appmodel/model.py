@@ -15,6 +15,7 @@ from agent_runtime.appmodel.annotate import MinerCache, annotate_descriptions, a
 from agent_runtime.appmodel.describe import DescriptionCost
 from agent_runtime.appmodel.events import Trajectory
 from agent_runtime.appmodel.graph import build_graph
+from agent_runtime.appmodel.vocabulary import annotate_vocabularies
 
 
 class BuildStats(BaseModel):
@@ -37,6 +38,7 @@ def build_model(
     dynamic = annotate_dynamic(g, trajs, miner)
     cost = DescriptionCost()
     annotate_descriptions(g, trajs, cost)
+    annotate_vocabularies(g, trajs)
     stats = BuildStats(
         trajectories=len(trajs),
         events=sum(len(t.events) for t in trajs.values()),

