@@ -8,6 +8,8 @@ invalid JSON), and the deletions are counted per split.
 from __future__ import annotations
 
 import logging
+import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +43,6 @@ def balanced_indices(values: list[str], seed: int) -> list[int]:
     its share (repeats) and cut when commoner (a subset). The order is grouped by value; the
     trainer shuffles.
     """
-    import random
-
     groups: dict[str, list[int]] = {}
     for i, v in enumerate(values):
         groups.setdefault(v, []).append(i)
@@ -58,8 +58,6 @@ def balanced_indices(values: list[str], seed: int) -> list[int]:
 
 def balance_split(ds, column: str, seed: int, where: str):
     """`ds` resampled so each value of `column` is equally frequent; (dataset, counts before)."""
-    from collections import Counter
-
     if column not in ds.column_names:
         raise ValueError(
             f"data.balance_by: {where} has no column {column!r} (it has {ds.column_names}); "
