@@ -167,7 +167,9 @@ def _lora_config(recipe: Recipe):
     )
 
 
-def _prepare_data(recipe: Recipe, processing_class) -> tuple[dict, dict[str, dict[str, int]]]:
+def _prepare_data(
+    recipe: Recipe, processing_class, seed: int
+) -> tuple[dict, dict[str, dict[str, int]]]:
     from training.data import (
         delete_overlength,
         load_splits,
@@ -181,7 +183,7 @@ def _prepare_data(recipe: Recipe, processing_class) -> tuple[dict, dict[str, dic
         recipe.data.train_split,
         recipe.data.eval_split,
         balance_by=recipe.data.balance_by,
-        seed=int(recipe.trainer.get("data_seed", recipe.trainer.get("seed", 42))),
+        seed=seed,
     )
     if recipe.model.kind == "text":
         # TRL's text path wants plain-string contents; accept the part format too.
@@ -241,7 +243,9 @@ def run(
     out = resolve_path(recipe.output_dir)
     config = build_sft_config(recipe, out)
     model, processing_class = _load_model_and_processor(recipe)
-    data, counts = _prepare_data(recipe, processing_class)
+    # The balancer draws with the trainer's own data seed, so one recipe value decides both.
+    data_seed = config.data_seed if config.data_seed is not None else config.seed
+    data, counts = _prepare_data(recipe, processing_class, data_seed)
     if len(data[recipe.data.train_split]) == 0:
         raise RecipeError(f"recipe {recipe.name}: no training example fits in max_length")
     trainer = SFTTrainer(

@@ -20,7 +20,7 @@ from agent_runtime.appmodel.describe import (
     describe_event,
     describe_trajectory,
 )
-from agent_runtime.appmodel.events import USER_KINDS, Trajectory
+from agent_runtime.appmodel.events import USER_KINDS, Trajectory, event_of
 from agent_runtime.appmodel.mining import Container, dynamic_xpath, mine_containers
 
 _TAGS = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)")
@@ -48,9 +48,9 @@ def annotate_dynamic(g: nx.DiGraph, trajs: dict[str, Trajectory], miner: MinerCa
         if data["kind"] != "click":
             continue
         for inst in data["instances"]:
-            tid = inst.rsplit("#", 1)[0]
-            ev = trajs[tid].event(inst)
-            html = trajs[tid].snapshots.get(ev.snapshot, "")
+            tr = trajs[inst.rsplit("#", 1)[0]]
+            ev = tr.event(inst)
+            html = tr.snapshots.get(ev.snapshot, "")
             dx = dynamic_xpath(ev.xpath, miner.containers(html)) if html else None
             if dx is not None:
                 data["dynamic"] = {"prefix": dx[0], "tag": dx[1], "suffix": dx[2]}
@@ -59,23 +59,28 @@ def annotate_dynamic(g: nx.DiGraph, trajs: dict[str, Trajectory], miner: MinerCa
     return marked
 
 
+def dynamic_clicks(g: nx.DiGraph, tag: str | None = None) -> frozenset[str]:
+    """Instance ids of clicks on mined, repeated entries (only entries that are a `tag`)."""
+    return frozenset(
+        inst
+        for _, d in g.nodes(data=True)
+        if d["kind"] == "click" and d.get("dynamic") and tag in (None, d["dynamic"]["tag"])
+        for inst in d["instances"]
+    )
+
+
 def annotate_descriptions(
     g: nx.DiGraph, trajs: dict[str, Trajectory], cost: DescriptionCost
 ) -> None:
     """Trajectory descriptions (for target search) and vertex annotations (for paths)."""
     # Entries of card containers (div children: course cards, item cards) are the task's
     # data, so their text stays out; menu entries (li, a, button children) name features.
-    dynamic = frozenset(
-        inst
-        for _, d in g.nodes(data=True)
-        if d["kind"] == "click" and d.get("dynamic") and d["dynamic"]["tag"] == "div"
-        for inst in d["instances"]
-    )
+    dynamic = dynamic_clicks(g, "div")
     for tr in trajs.values():
         tr.description = describe_trajectory(tr, dynamic, cost)
     g.graph["descriptions"] = {tid: tr.description for tid, tr in trajs.items()}
     for _, data in g.nodes(data=True):
-        descs = [describe_event(trajs[i.rsplit("#", 1)[0]].event(i)) for i in data["instances"]]
+        descs = [describe_event(event_of(trajs, i)) for i in data["instances"]]
         common = Counter(descs).most_common(1)[0][0] if descs else ""
         if data["kind"] in USER_KINDS and data.get("dynamic"):
             common = f"Choose the task's entry among the repeated elements ({common})"

@@ -95,3 +95,8 @@ class Trajectory(BaseModel):
 
     def event(self, event_id: str) -> TrajEvent:
         return self.events[int(event_id.rsplit("#", 1)[1])]
+
+
+def event_of(trajs: dict[str, Trajectory], event_id: str) -> TrajEvent:
+    """The event an instance id (`<trajectory id>#<index>`) names, among `trajs`."""
+    return trajs[event_id.rsplit("#", 1)[0]].event(event_id)

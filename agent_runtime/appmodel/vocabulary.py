@@ -16,7 +16,8 @@ import re
 import networkx as nx
 from selectolax.lexbor import LexborHTMLParser
 
-from agent_runtime.appmodel.events import ElementInfo, Trajectory
+from agent_runtime.appmodel.annotate import dynamic_clicks
+from agent_runtime.appmodel.events import ElementInfo, Trajectory, event_of
 
 # Unquoted capitalised runs after the first word: names and option values.
 UNQUOTED_VALUE = re.compile(r"(?<!^)\b[A-Z][\w/.-]*(?:\s+[A-Z][\w/.-]*)*")
@@ -39,14 +40,8 @@ def select_options(el: ElementInfo) -> set[str]:
 
 def entity_texts(g: nx.DiGraph, trajs: dict[str, Trajectory]) -> set[str]:
     """Texts of the clicks on mined, repeated entries: the world's data, not the app's."""
-    out: set[str] = set()
-    for _, data in g.nodes(data=True):
-        if data["kind"] == "click" and data.get("dynamic"):
-            for inst in data["instances"]:
-                ev = trajs[inst.rsplit("#", 1)[0]].event(inst)
-                if ev.text.strip():
-                    out.add(_norm(ev.text))
-    return out
+    texts = (event_of(trajs, inst).text for inst in dynamic_clicks(g))
+    return {_norm(t) for t in texts if t.strip()}
 
 
 def annotate_vocabularies(g: nx.DiGraph, trajs: dict[str, Trajectory]) -> None:
