@@ -6,10 +6,10 @@ import typer
 
 
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
-    from agent_runtime.envs import cli as envs_cli
-    from agent_runtime.envs.sites import cli as sites_cli
     from agent_runtime.guards import cli as guards_cli
+    from agent_runtime.runner import bench_cli as envs_cli
     from agent_runtime.runner import cli as runner_cli
+    from envs.sites import cli as sites_cli
 
     guards_cli.register(app, bench_app)  # pathwise guards check
     envs_cli.register(app, bench_app)  # pathwise bench miniwob

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agent_runtime.catalog.prereq import parse_prereq
-from agent_runtime.catalog.prereq.normalize import equivalent
+from catalogbrowse.prereq import parse_prereq
+from catalogbrowse.prereq.normalize import equivalent
 from evals.catalog.bench import aggregate, render_markdown, run_school
 
 OUT = Path(__file__).parent / "results"
@@ -25,7 +25,7 @@ ANNOTATED = Path(__file__).parents[1] / "tests" / "catalog" / "fixtures" / "stol
 def stolaf_ast(model) -> str:
     rows = [json.loads(x) for x in ANNOTATED.read_text().splitlines() if x.strip()]
     typed = [r for r in rows if r["ast"] is not None]
-    from agent_runtime.catalog.emit import type_prose
+    from catalogbrowse.emit import type_prose
 
     g = sum(equivalent(parse_prereq(r["text"]).ast, r["ast"]) for r in typed)
     share = 100 * g / len(typed)
@@ -54,7 +54,7 @@ def main() -> None:
     args = ap.parse_args()
     model = None
     if args.clause_model_dir:
-        from agent_runtime.catalog.backend import clause_model
+        from catalogbrowse.backend import clause_model
 
         model = clause_model(model_dir=args.clause_model_dir, adapter=args.clause_adapter)
     jobs = [

@@ -80,9 +80,9 @@ def train(
 
 def long_tail(k: int) -> list[tuple[str, dict]]:
     """Synthetic prose the grammar leaves unresolved, with the school's gold clause."""
-    from agent_runtime.catalog.prereq import parse_prereq
-    from agent_runtime.envs.catalog.synth.common import prose_for
-    from agent_runtime.envs.catalog.synth.school import make_school
+    from catalogbrowse.prereq import parse_prereq
+    from envs.catalog.synth.common import prose_for
+    from envs.catalog.synth.school import make_school
 
     out = []
     for seed in range(100, 400):
@@ -105,10 +105,10 @@ def _annotated() -> list[tuple[str, dict]]:
 def score(base: Path, adapter: Path | None, data: Path, k: int) -> dict:
     from datasets import load_from_disk
 
-    from agent_runtime.catalog.emit import type_prose
-    from agent_runtime.catalog.fallback import ClauseModel
-    from agent_runtime.catalog.prereq import parse_prereq
-    from agent_runtime.catalog.prereq.normalize import equivalent
+    from catalogbrowse.emit import type_prose
+    from catalogbrowse.fallback import ClauseModel
+    from catalogbrowse.prereq import parse_prereq
+    from catalogbrowse.prereq.normalize import equivalent
     from serving.embedded import EmbeddedBackend
 
     model = ClauseModel(EmbeddedBackend(base, adapter_dir=adapter))

@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from agent_runtime.contracts.intent import load_contracts
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
+from contracts.intent import load_contracts
 from evals._out import write_json
 from evals.contracts.bench import score_run
 from evals.contracts.report import render

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.intent import load_contracts
+from contracts.intent import load_contracts
 from evals._out import write_json
 from evals.contracts.bench import score_run
 from evals.contracts.report import render

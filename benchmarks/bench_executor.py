@@ -24,9 +24,9 @@ from typing import Any
 
 from agent_runtime.browser.executor import Executor
 from agent_runtime.browser.launch import BrowserSession
-from agent_runtime.contracts.actions import ActionAST, ClickAction, TypeAction
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.envs.miniwob import DEFAULT_EPISODE_MAX_MS, MiniWoBServer, MiniWoBTask
+from contracts.actions import ActionAST, ClickAction, TypeAction
+from contracts.observation import Observation
+from envs.miniwob.task import DEFAULT_EPISODE_MAX_MS, MiniWoBServer, MiniWoBTask
 
 RESULTS = Path(__file__).parent / "results"
 TASKS = ("click-button", "enter-text", "login-user")

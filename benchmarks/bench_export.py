@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from agent_runtime.contracts.guard_labels import RejectReason
+from contracts.guard_labels import RejectReason
 from data_export.middle.export import SFTExportConfig, export_sft
-from data_export.middle.synthetic import png_bytes, step_row
+from tests.helpers.synthetic_traces import png_bytes, step_row
 
 PAPER_ROWS = 34_297
 PERSONAS = [

@@ -15,9 +15,9 @@ import statistics
 import time
 from pathlib import Path
 
-from agent_runtime.contracts.history import RecentAction, RecentHistory
-from agent_runtime.contracts.observation import BBox, ElementLabel, Observation
 from agent_runtime.guards import compile_action, detect_access_signal
+from contracts.history import RecentAction, RecentHistory
+from contracts.observation import BBox, ElementLabel, Observation
 
 OUT = Path(__file__).parent / "results"
 WORDS = [

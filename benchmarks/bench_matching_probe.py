@@ -356,8 +356,8 @@ def main() -> None:
         if args[key] is None:
             args[key] = getattr(plan, key)
 
+    from base_models.tiny import build_text
     from pathwise.demo.config import load_demo_config
-    from training.tiny import build_text
 
     size = load_demo_config("random-base-cpu").student.model
     rng = random.Random(0)

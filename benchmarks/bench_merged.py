@@ -97,7 +97,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(ap, "runs/bench-merged")
     args = ap.parse_args()
-    from training.models.merge import merge_adapter
+    from base_models.merge import merge_adapter
 
     merged = args.work / "merged"
     t0 = time.perf_counter()

@@ -17,9 +17,10 @@ import shutil
 import time
 from pathlib import Path
 
-from pathwise.odobot.pipeline import OdoConfig, build, failed_demos, load_config, record, run
-from pathwise.odobot.report import write_report
-from pathwise.odobot.tokens import load_counter
+from evals.odobot.report import write_report
+from evals.odobot.study import run
+from odobot.pipeline import OdoConfig, build, failed_demos, load_config, record
+from odobot.tokens import load_counter
 
 OUT = Path(__file__).parent / "results"
 

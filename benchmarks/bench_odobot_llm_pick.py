@@ -69,9 +69,9 @@ class Scorer:
 
 
 def main() -> None:
-    from agent_runtime.appmodel.graph import load_graph
-    from agent_runtime.appmodel.target import HybridMatcher, generalize
-    from pathwise.odobot.pipeline import OdoConfig, demo_instances
+    from odobot.graph import load_graph
+    from odobot.pipeline import OdoConfig, demo_instances
+    from odobot.target import HybridMatcher, generalize
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", type=Path, required=True)

@@ -129,7 +129,7 @@ def build_models(workdir: Path) -> tuple[Path, Path]:
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM
 
-    from training.tiny import build_text
+    from base_models.tiny import build_text
 
     base, adapter = workdir / "tiny-text", workdir / "student"
     if not (base / "config.json").exists():
@@ -158,7 +158,7 @@ def main() -> None:
 
     import torch
 
-    from agent_runtime.contracts import action_ast_decoding_schema
+    from contracts import action_ast_decoding_schema
     from serving.client import ChatClient
     from serving.embedded import EmbeddedBackend
     from serving.launch import VLLMServer, serve_env_available
@@ -207,7 +207,7 @@ def main() -> None:
         "prompts": args.prompts,
         "max_tokens": args.max_tokens,
         "schemas": {
-            "action_ast": "agent_runtime.contracts.action_ast_decoding_schema()",
+            "action_ast": "contracts.action_ast_decoding_schema()",
             "bounded": "Action-AST-shaped, every value bounded (benchmarks/bench_serving.py)",
         },
         "embedded": "transformers generate + llguidance token masks, one request at a time",

@@ -83,7 +83,7 @@ def main() -> None:
     ap.add_argument("--force-bf16", action="store_true", help="train bf16 even where emulated")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
-    from training.precision import bf16_support
+    from base_models.precision import bf16_support
 
     native, why = bf16_support()
     probe = {d: matmul_gflops(d, args.threads) for d in ("float32", "bfloat16")}

@@ -12,9 +12,9 @@ import platform
 import time
 from pathlib import Path
 
-from agent_runtime.envs.miniwob_contracts import parse_seeds
-from agent_runtime.envs.miniwob_tasks import CLAIMED_TASKS, NOT_CLAIMED, claimed_tasks
 from agent_runtime.runner.miniwob_batch import run_miniwob
+from envs.miniwob.contracts import parse_seeds
+from envs.miniwob.tasks import CLAIMED_TASKS, NOT_CLAIMED, claimed_tasks
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -64,7 +64,8 @@ def main() -> None:
     ap.add_argument("--no-zero2", action="store_true", help="skip the DeepSpeed two-process run")
     args = ap.parse_args()
 
-    from training import tiny, tiny_data
+    from base_models import tiny
+    from training import tiny_data
 
     py = sys.executable
     accelerate = str(Path(py).parent / "accelerate")

@@ -17,13 +17,13 @@ import string
 from collections.abc import Iterator
 from typing import Any
 
-from agent_runtime.contracts.observation import ElementLabel, Observation
-from agent_runtime.contracts.step_row import StepRow
 from agent_runtime.guards import compile_action
 from agent_runtime.middle.base import MiddleInput
 from agent_runtime.middle.heuristic import HeuristicMiddle
 from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
-from agent_runtime.top.commands import parse_command
+from contracts.command import parse_command
+from contracts.observation import ElementLabel, Observation
+from contracts.step_row import StepRow
 from data_export.middle.records import command_verb, middle_input, persona_criterion
 
 

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from common.cli import Endpoint, GroundedSchema, MiddleFormat, ServedModel, StepCap, Vision, Workers
+
 eval_app = typer.Typer(
     help="Evaluate a middle layer: offline action/target match, live insertion.",
     no_args_is_help=True,
@@ -18,32 +20,17 @@ def offline(
     dataset: Annotated[Path, typer.Option(help="SFT DatasetDict folder (save_to_disk).")],
     out: Annotated[Path, typer.Option(help="New report folder (never overwritten).")],
     split: Annotated[str, typer.Option(help="Split to evaluate.")] = "eval",
-    endpoint: Annotated[
-        str | None,
-        typer.Option(
-            help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1; replicas of one "
-            "server comma-separated (`pathwise serve --replicas` prints them)"
-        ),
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
+    endpoint: Endpoint = None,
+    model: ServedModel = None,
     local: Annotated[
         Path | None, typer.Option(help="Evaluate in-process with the embedded backend.")
     ] = None,
     adapter: Annotated[Path | None, typer.Option(help="LoRA adapter folder for --local.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight.")] = 8,
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate the first N records.")] = None,
-    vision: Annotated[
-        bool, typer.Option("--vision/--text-only", help="Send the screenshot as an image part.")
-    ] = False,
+    vision: Vision = False,
     max_tokens: Annotated[int, typer.Option(min=1, help="Completion token cap.")] = 256,
-    grounded_schema: Annotated[
-        bool,
-        typer.Option(
-            "--grounded-schema/--global-schema",
-            help="Decode with a per-step schema (target among the visible labels, typed text "
-            "the command's payload) instead of the global Action AST schema.",
-        ),
-    ] = False,
+    grounded_schema: GroundedSchema = False,
 ) -> None:
     """Held-out post-guard prediction: AST validity, action match, target match (Appendix E)."""
     from evals._out import OutExistsError
@@ -95,28 +82,13 @@ def live(
     middle: Annotated[
         str, typer.Option(help="endpoint (a served middle) or heuristic (the teacher).")
     ] = "endpoint",
-    endpoint: Annotated[
-        str | None,
-        typer.Option(help="OpenAI-compatible base URL; replicas of one server comma-separated."),
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="Served model or LoRA adapter name.")] = None,
-    vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
-    grounded_schema: Annotated[
-        bool,
-        typer.Option(
-            "--grounded-schema/--global-schema",
-            help="Decode each step with its grounded schema (visible labels, the payload).",
-        ),
-    ] = False,
-    middle_format: Annotated[
-        str,
-        typer.Option(
-            help="The served student's interface format: paper (the default), text-first or "
-            "echo (text-first label lines, the answer names the target's text).",
-        ),
-    ] = "paper",
-    workers: Annotated[int, typer.Option(min=1, help="Parallel browsers.")] = 1,
-    step_cap: Annotated[int, typer.Option(min=1, help="Browser steps per rollout.")] = 20,
+    endpoint: Endpoint = None,
+    model: ServedModel = None,
+    vision: Vision = False,
+    grounded_schema: GroundedSchema = False,
+    middle_format: MiddleFormat = "paper",
+    workers: Workers = 1,
+    step_cap: StepCap = 20,
     timeout: Annotated[float, typer.Option(help="Seconds per rollout.")] = 900.0,
     retries: Annotated[int, typer.Option(min=0, help="Retries after a runtime failure.")] = 1,
     candidate: Annotated[
@@ -127,8 +99,8 @@ def live(
     seed: Annotated[int, typer.Option(help="Scheduling and bootstrap seed.")] = 20260612,
 ) -> None:
     """Insert a middle behind the fixed rule top, guards and executor; pair with a reference run."""
-    from agent_runtime.contracts.intent import ContractFileError
     from agent_runtime.runner.batch import RunDirError
+    from contracts.intent import ContractFileError
     from evals._out import OutExistsError
     from evals.live.pairing import PairingError
     from evals.live.report import pct

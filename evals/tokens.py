@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
 from agent_runtime.runner.traces import iter_rows, trace_files
+from contracts.step_row import RolloutOutcome, StepRow
 
 
 def usage_totals(rows: Iterable[StepRow | RolloutOutcome | None]) -> dict[str, Any]:

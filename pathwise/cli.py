@@ -25,14 +25,16 @@ def _mount() -> None:
     # Each package owns its sub-commands; the imports stay inside so a broken optional
     # package cannot hide the others' --help.
     from agent_runtime import cli as runtime_cli
+    from base_models import cli as models_cli
+    from catalogbrowse import cli as catalog_cli
     from data_export import cli as export_cli
     from evals import cli as evals_cli
-    from pathwise import catalog_cli
+    from evals.catalog import cli as catalog_eval_cli
+    from evals.odobot import cli as odobot_study_cli
+    from odobot import cli as odobot_cli
     from pathwise.demo import cli as demo_cli
-    from pathwise.odobot import cli as odobot_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
-    from training.models import cli as models_cli
 
     runtime_cli.register(app, bench_app)
     planner_cli.register(app, bench_app)
@@ -41,8 +43,8 @@ def _mount() -> None:
     serving_cli.register(app, bench_app)
     models_cli.register(app)
     demo_cli.register(app)
-    catalog_cli.register(app)  # pathwise catalog ...
-    odobot_cli.register(app)  # pathwise odobot ...
+    catalog_eval_cli.register(catalog_cli.register(app))  # pathwise catalog ...
+    odobot_study_cli.register(odobot_cli.register(app))  # pathwise odobot ...
 
 
 _mount()

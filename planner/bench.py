@@ -13,7 +13,8 @@ from typing import IO, Any
 from planner.greedy import greedy_plan
 from planner.hypergraph import Hypergraph, compile_graph
 from planner.profile import Request
-from planner.solve import SolverConfig, solve_ladder
+from planner.solve import solve_ladder
+from planner.solver_config import SolverConfig
 from planner.synth import make_catalog, make_profiles
 from planner.utility import course_utility
 from planner.verify import Verifier

@@ -20,7 +20,8 @@ from planner.greedy import greedy_plan
 from planner.hypergraph import Hypergraph, compile_graph
 from planner.profile import Request
 from planner.run import parse_plan, run_request, verify_plans
-from planner.solve import SolverConfig, solve_ladder
+from planner.solve import solve_ladder
+from planner.solver_config import SolverConfig
 from planner.term_files import read_sections
 from planner.utility import course_utility
 from planner.verify import verify_plan

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from planner.hypergraph import Hypergraph
 from planner.profile import Request
-from planner.solve import SolverConfig, solve_ladder
+from planner.solve import solve_ladder
+from planner.solver_config import SolverConfig
 from planner.utility import course_utility
 
 

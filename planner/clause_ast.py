@@ -4,7 +4,7 @@ The clause model sees one exact span and an identifier enum built from tokens li
 it; it may only emit this finite schema, and every course it names must come from that enum.
 
 It lives in planner/ because a typed prerequisite is part of the planner's courses document: the
-clause exporter (data_export), the catalog agent (agent_runtime.catalog) and the planner share it.
+clause exporter (data_export), the catalog agent (catalogbrowse) and the planner share it.
 Mapping to planner/documents.py:
 - ``course``     -> ``CourseRef(course=...)``
 - ``all_of`` / ``any_of`` / ``choose_n`` -> ``AllOf`` / ``AnyOf`` / ``ChooseN`` (same fields)

@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import NoReturn
 
 import typer
 
-
-def fail(exc: BaseException | str) -> NoReturn:
-    typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
-    raise typer.Exit(2)
+from common.cli import fail
 
 
 def _write(path: Path, data: dict) -> None:
@@ -62,14 +58,14 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         if docs is None or (request is None and text is None):
             typer.echo(ctx.get_help())
             raise typer.Exit(2)
+        from common.embedder import EmbedderError
         from planner.documents import DocumentError, load_docs
-        from planner.embedding import InterestModelError
         from planner.hypergraph import compile_graph
         from planner.picture import draw_plan
         from planner.present import render
         from planner.profile import RequestError, load_request
         from planner.run import run_request
-        from planner.solve import SolverConfig
+        from planner.solver_config import SolverConfig
         from planner.text_request import read_text
         from planner.utility import course_utility
 
@@ -109,7 +105,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             # Fail before any solve when the interest model cannot load; the embeddings this
             # computes stay cached for the solves below.
             course_utility(graph, req, interest_model=interest_model)
-        except InterestModelError as exc:
+        except EmbedderError as exc:
             fail(exc)
         common = {"time_budget_s": budget, "workers": workers, "interest_model": interest_model}
         cfg = SolverConfig.load(top_k=top_k, **common)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from planner.cli import fail
+from common.cli import fail
 
 
 def register_bench(bench_app: typer.Typer) -> None:

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from common.embedder import load_embedder, model_key
 from planner.hypergraph import Hypergraph
-
-if TYPE_CHECKING:
-    from sentence_transformers import SentenceTransformer
-
-INSTALL_HINT = "pip install -e '.[embed]' (or pip install 'sentence-transformers>=6.2,<7')"
-
-
-class InterestModelError(RuntimeError):
-    """The embedding interest backend cannot run: package missing or model not loadable."""
 
 
 def course_text(graph: Hypergraph, cid: str) -> str:
@@ -26,34 +17,8 @@ def course_text(graph: Hypergraph, cid: str) -> str:
     return f"{node.text} {node.department}"
 
 
-def _model_key(model: str) -> str:
-    # One cache entry per directory however it was spelled (relative, absolute, symlink).
-    p = Path(model).expanduser()
-    return str(p.resolve()) if p.exists() else model
-
-
-@lru_cache(maxsize=2)
-def load_model(model: str) -> SentenceTransformer:
-    """Load a sentence-transformers model from a local directory or the local model cache."""
-    try:
-        from sentence_transformers import SentenceTransformer
-    except ImportError as exc:
-        raise InterestModelError(
-            f"the embedding interest backend needs sentence-transformers: {INSTALL_HINT}"
-        ) from exc
-    try:
-        # local_files_only: planning must never download weights; a name that is neither a
-        # directory nor already in the local cache is a configuration error, not a fetch.
-        return SentenceTransformer(model, device="cpu", local_files_only=True)
-    except Exception as exc:
-        raise InterestModelError(
-            f"cannot load interest model {model!r} (a local sentence-transformers directory "
-            f"or an installed model name is expected): {type(exc).__name__}: {exc}"
-        ) from exc
-
-
 def _encode(model: str, texts: tuple[str, ...]) -> np.ndarray:
-    emb: Any = load_model(model).encode(
+    emb: Any = load_embedder(model).encode(
         list(texts), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
     )
     out = np.asarray(emb, dtype=np.float32)
@@ -77,7 +42,7 @@ def embedding_interest(graph: Hypergraph, interests: list[str], model: str) -> d
     phrases = tuple(s.strip() for s in interests if s and s.strip())
     if not phrases:
         return dict.fromkeys(graph.courses, 0.0)
-    key = _model_key(model)
+    key = model_key(model)
     cids = list(graph.courses)
     courses = _course_matrix(key, tuple(course_text(graph, c) for c in cids))
     queries = _interest_matrix(key, phrases)

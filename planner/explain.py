@@ -17,7 +17,7 @@ from planner.hypergraph import Hypergraph, expr_courses, walk
 from planner.model import Builder
 from planner.presolve import ge_framework_id, ge_roots, offered, program_roots
 from planner.profile import Request
-from planner.solve import SolverConfig
+from planner.solver_config import SolverConfig
 
 
 @dataclass

@@ -10,7 +10,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.documents import _json_path
-from planner.hypergraph import Hypergraph
 
 
 class RequestError(ValueError):
@@ -76,29 +75,3 @@ def parse_request(data: object, source: str) -> Request:
         err = exc.errors()[0]
         where = _json_path(tuple(err["loc"]), data)
         raise RequestError(f"{source}: at {where}: {err['msg']}") from None
-
-
-def check_request(graph: Hypergraph, req: Request, source: str = "request") -> None:
-    """Names in the request that the catalog does not have stop the run (never guessed)."""
-    known = ", ".join(sorted(graph.programs)) or "none"
-    for field, pid in [("program", req.program)] + [("tracks", t) for t in req.tracks]:
-        if pid is not None and pid not in graph.programs:
-            raise RequestError(
-                f"{source}: at $.{field}: {pid!r} is not a program of programs.json ({known})"
-            )
-    fw = req.ge_framework
-    if fw is not None and fw != "none" and fw not in graph.frameworks:
-        known_fw = ", ".join(sorted(graph.frameworks)) or "none"
-        raise RequestError(
-            f"{source}: at $.ge_framework: {fw!r} is not a framework of ge.json "
-            f"({known_fw}, or none)"
-        )
-    for i, cid in enumerate(req.completed):
-        if cid not in graph.courses:
-            raise RequestError(f"{source}: at $.completed[{i}]: {cid!r} is not in courses.json")
-    from planner.calendar import start_index
-
-    try:
-        start_index(graph.calendar, graph.term_cycle, req)
-    except RequestError as exc:
-        raise RequestError(f"{source}: at $.start_term: {str(exc).split(': ', 1)[1]}") from None

@@ -13,8 +13,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from planner.documents import CatalogDocs, _json_path
 from planner.hypergraph import Hypergraph
 from planner.present import annotate
-from planner.profile import Request, RequestError, check_request, parse_request
-from planner.solve import SolverConfig, plan_request
+from planner.profile import Request, RequestError, parse_request
+from planner.request_check import check_request
+from planner.solve import plan_request
+from planner.solver_config import SolverConfig
 from planner.verify import Violation, verify_plan
 
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import yaml
 
+from common.embedder import EmbedderError
 from planner.documents import AnyOf, ChooseN, CourseRef, Expr
-from planner.embedding import InterestModelError, embedding_interest
+from planner.embedding import embedding_interest
 from planner.hypergraph import Hypergraph, walk
 from planner.profile import Request
 
@@ -58,18 +59,16 @@ def direct_interest(
     if backend == "lexical":
         return lexical_interest(graph, interests)
     if backend != "embedding":
-        raise InterestModelError(
+        raise EmbedderError(
             f"interest.backend must be lexical or embedding, not {backend!r} ({source})"
         )
     model = spec.get("model")
     if not model:
-        raise InterestModelError(
-            f"interest.backend is embedding but interest.model is unset ({source})"
-        )
+        raise EmbedderError(f"interest.backend is embedding but interest.model is unset ({source})")
     try:
         return embedding_interest(graph, interests, str(model))
-    except InterestModelError as exc:
-        raise InterestModelError(f"{exc} (model named by {source})") from exc
+    except EmbedderError as exc:
+        raise EmbedderError(f"{exc} (model named by {source})") from exc
 
 
 def _diffuse(graph: Hypergraph, i0: dict[str, float], cfg: dict[str, Any]) -> dict[str, float]:

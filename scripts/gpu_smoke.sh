@@ -21,7 +21,7 @@ PY
 "$PY" -c "import deepspeed" || { echo "gpu_smoke: deepspeed missing (scripts/setup.sh installs it)"; exit 1; }
 
 rm -rf "$WORK" && mkdir -p "$WORK" benchmarks/results
-"$PY" -m training.tiny --kind vl --out "$WORK/model"
+"$PY" -m base_models.tiny --kind vl --out "$WORK/model"
 "$PY" -m training.tiny_data --kind vl --out "$WORK/data" --n-train 64 --n-eval 4
 
 start=$(date +%s)

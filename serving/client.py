@@ -130,6 +130,7 @@ class ChatClient:
         temperature: float = 0.0,
         max_tokens: int = 256,
         seed: int | None = None,
+        schema_name: str | None = None,
     ) -> dict[str, Any]:
         """The request body (exposed so tests and logs can inspect exactly what is sent)."""
         body: dict[str, Any] = {
@@ -141,7 +142,9 @@ class ChatClient:
         if seed is not None:
             body["seed"] = seed
         if json_schema is not None:
-            body["response_format"] = response_format_for(json_schema, self.schema_name)
+            body["response_format"] = response_format_for(
+                json_schema, schema_name or self.schema_name
+            )
         return body
 
     def _post_once(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -160,9 +163,10 @@ class ChatClient:
         temperature: float = 0.0,
         max_tokens: int = 256,
         seed: int | None = None,
+        schema_name: str | None = None,
     ) -> ChatResult:
         """One chat completion; latency covers retries, as the runtime experiences them."""
-        body = self.payload(messages, json_schema, temperature, max_tokens, seed)
+        body = self.payload(messages, json_schema, temperature, max_tokens, seed, schema_name)
         start = time.perf_counter()
         retrying = Retrying(
             stop=stop_after_attempt(self.max_retries + 1),

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from serving.model_info import auto_classes, is_vision_model
+from base_models.model_info import auto_classes, is_vision_model
 from serving.protocol import ChatResult, Message, Usage, drop_images
 
 # Compact JSON: a weak (or random) model cannot wander into endless whitespace, and the output

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from serving.hardware import gpu_count, usable_cores
+from base_models.hardware import gpu_count, usable_cores
 from serving.launch import ServerContext, VLLMServer
 from serving.vllm_args import ServeConfig, free_port
 

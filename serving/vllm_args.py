@@ -14,8 +14,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from serving.hardware import cpu_bf16_unit
-from serving.model_info import adapter_rank, is_vision_model
+from base_models.hardware import cpu_bf16_unit
+from base_models.model_info import adapter_rank, is_vision_model
 
 # vLLM on CPU accepts these LoRA ranks only (vllm/config/lora.py); round an adapter's r up.
 _VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)

@@ -24,8 +24,8 @@ STUDENT_RECIPE = REPO / "training/recipes/demo-student-smollm2.yaml"
 @pytest.fixture(scope="session")
 def smollm2(tmp_path_factory) -> Path:
     pytest.importorskip("transformers", reason="needs the [train] extra")
-    from training.models.importer import ImportError_, import_model, locate_wheel_file
-    from training.models.registry import load_registry
+    from base_models.importer import ImportError_, import_model, locate_wheel_file
+    from base_models.registry import load_registry
 
     entry = load_registry().get(SMOLLM2)
     try:
@@ -42,7 +42,7 @@ def echo_dataset(tmp_path_factory) -> Path:
     """A small post-guard SFT dataset in the echo format, exported from synthetic step rows."""
     from agent_runtime.middle.format import FORMATS
     from data_export.middle.export import SFTExportConfig, export_sft
-    from data_export.middle.synthetic import step_row, write_trace
+    from tests.helpers.synthetic_traces import step_row, write_trace
 
     root = tmp_path_factory.mktemp("echo-traces")
     rows = [step_row(f"task-{i}", action="click" if i % 2 else "type") for i in range(12)]

@@ -133,7 +133,7 @@ class Recipe(_Strict):
     batch: BatchSpec
     distributed: DistributedSpec = DistributedSpec()
     # auto: bf16 where the GPU or CPU runs it natively (AMX-BF16 / AVX512-BF16), fp32 otherwise;
-    # resolved once at launch (training/precision.py) and written to the log and run summary.
+    # resolved once at launch (base_models/precision.py) and written to the log and run summary.
     precision: Literal["bf16", "fp32", "auto"]
     output_dir: str
     wandb_project: str | None = None
@@ -195,7 +195,7 @@ def load_recipe(path: str | Path) -> Recipe:
 
 def with_resolved_precision(recipe: Recipe) -> tuple[Recipe, str]:
     """The recipe with `precision: auto` made concrete for this machine, and the reason."""
-    from training.precision import resolve
+    from base_models.precision import resolve
 
     precision, dtype, why = resolve(recipe.precision)
     data = recipe.model_dump()

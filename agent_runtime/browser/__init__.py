@@ -3,7 +3,7 @@
 from agent_runtime.browser.events import EventLog, InteractionEvent, LocationEvent, NetworkEvent
 from agent_runtime.browser.executor import ExecResult, Executor
 from agent_runtime.browser.launch import BrowserMissingError, BrowserSession, check_chromium
-from agent_runtime.browser.search import SearchProvider
+from contracts.search import SearchProvider
 
 __all__ = [
     "BrowserMissingError",

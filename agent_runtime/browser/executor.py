@@ -13,7 +13,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from agent_runtime.browser.events import EventLog
-from agent_runtime.browser.search import SearchProvider
 from agent_runtime.browser.som import (
     PAGE_TEXT_CHARS,
     PageSnapshot,
@@ -21,7 +20,7 @@ from agent_runtime.browser.som import (
     label_page,
     selector_for,
 )
-from agent_runtime.contracts.actions import (
+from contracts.actions import (
     ActionAST,
     BackAction,
     ClickAction,
@@ -31,7 +30,8 @@ from agent_runtime.contracts.actions import (
     TypeAction,
     WaitAction,
 )
-from agent_runtime.contracts.observation import ElementLabel, Observation
+from contracts.observation import ElementLabel, Observation
+from contracts.search import SearchProvider
 
 
 class ExecResult(BaseModel):

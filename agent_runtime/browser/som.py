@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from agent_runtime.contracts.observation import BBox, ElementLabel
+from contracts.observation import BBox, ElementLabel
 
 LABEL_ATTR = "data-pw-label"
 PAGE_TEXT_CHARS = 2000

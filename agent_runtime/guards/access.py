@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from agent_runtime.contracts.guard_labels import AccessSignal
-from agent_runtime.contracts.observation import Observation
+from contracts.guard_labels import AccessSignal
+from contracts.observation import Observation
 
 # Interstitials are short pages, and the excerpt is bounded anyway; scanning a prefix keeps
 # detection O(1) per step instead of O(page length).

@@ -50,9 +50,9 @@ def check(
     A line that is not a JSON string literal is compiled as raw text and labeled
     `input:raw_text`.
     """
-    from agent_runtime.contracts.history import RecentHistory
-    from agent_runtime.contracts.observation import Observation
     from agent_runtime.guards.compiler import compile_action
+    from contracts.history import RecentHistory
+    from contracts.observation import Observation
 
     obs = _load_model(observation, Observation, "observation")
     if not obs.state_hash:

@@ -10,22 +10,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from agent_runtime.contracts.actions import (
-    ActionAST,
-    BackAction,
-    FallbackAction,
-    WaitAction,
-)
-from agent_runtime.contracts.guard_labels import (
-    CompileResult,
-    GuardReport,
-    GuardStatus,
-    LoopKind,
-    RejectReason,
-    RepairKind,
-)
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.observation import Observation
 from agent_runtime.guards import recovery
 from agent_runtime.guards.access import detect_access_signal
 from agent_runtime.guards.errors import Rejected
@@ -34,6 +18,22 @@ from agent_runtime.guards.loops import detect_loop, loop_recovery, state_hash_of
 from agent_runtime.guards.normalize import MISSING, normalize_body, split_wrapper
 from agent_runtime.guards.parse import extract_object
 from agent_runtime.guards.readiness import stale_reason
+from contracts.actions import (
+    ActionAST,
+    BackAction,
+    FallbackAction,
+    WaitAction,
+)
+from contracts.guard_labels import (
+    CompileResult,
+    GuardReport,
+    GuardStatus,
+    LoopKind,
+    RejectReason,
+    RepairKind,
+)
+from contracts.history import RecentHistory
+from contracts.observation import Observation
 
 _EMPTY_HISTORY = RecentHistory()
 _FALLBACK_KINDS = frozenset({"scroll", "search", "maps", "back", "wait"})

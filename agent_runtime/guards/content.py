@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from agent_runtime.contracts.guard_labels import RejectReason
-from agent_runtime.contracts.observation import ElementLabel
 from agent_runtime.guards.errors import Rejected
 from agent_runtime.guards.parse import undecodable
+from contracts.guard_labels import RejectReason
+from contracts.observation import ElementLabel
 
 _CIRCUMVENT = re.compile(
     r"captcha|recaptcha|hcaptcha|i'?m not a robot|bypass|circumvent|get around|work ?around"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_runtime.contracts.guard_labels import RejectReason
+from contracts.guard_labels import RejectReason
 
 
 class Rejected(Exception):

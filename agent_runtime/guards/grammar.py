@@ -6,7 +6,10 @@ import re
 from collections.abc import Collection
 from typing import Any, get_args
 
-from agent_runtime.contracts.actions import (
+from agent_runtime.guards.content import check_sensitive, check_text
+from agent_runtime.guards.errors import Rejected
+from agent_runtime.guards.parse import undecodable
+from contracts.actions import (
     BackAction,
     ClickAction,
     MapsAction,
@@ -16,11 +19,8 @@ from agent_runtime.contracts.actions import (
     TypeAction,
     WaitAction,
 )
-from agent_runtime.contracts.guard_labels import RejectReason, RepairKind
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.guards.content import check_sensitive, check_text
-from agent_runtime.guards.errors import Rejected
-from agent_runtime.guards.parse import undecodable
+from contracts.guard_labels import RejectReason, RepairKind
+from contracts.observation import Observation
 
 # "12" and "[12]" are the listed label-string repairs; anything else in a string is prose.
 _LABEL_STRING = re.compile(r"\s*(?:\[\s*([0-9]{1,9})\s*\]|([0-9]{1,9}))\s*")

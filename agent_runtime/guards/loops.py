@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from agent_runtime.contracts.actions import BackAction, FallbackAction, ScrollAction, WaitAction
-from agent_runtime.contracts.guard_labels import LoopKind
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.observation import Observation
 from agent_runtime.guards.grammar import Executable
+from contracts.actions import BackAction, FallbackAction, ScrollAction, WaitAction
+from contracts.guard_labels import LoopKind
+from contracts.history import RecentHistory
+from contracts.observation import Observation
 
 # Two earlier tries of the same action from the same state is the third strike.
 REPEAT_MIN = 2

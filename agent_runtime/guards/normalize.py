@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_runtime.contracts.actions import (
+from agent_runtime.guards.aliases import (
+    FIELD_ALIASES,
+    TERMINAL_NAMES,
+    TYPE_ALIASES,
+    TYPE_KEY_ALIASES,
+    canonical_type_name,
+)
+from agent_runtime.guards.errors import Rejected
+from contracts.actions import (
     ACTION_TYPES,
     RATIONALE_KEY,
     BackAction,
@@ -15,15 +23,7 @@ from agent_runtime.contracts.actions import (
     TypeAction,
     WaitAction,
 )
-from agent_runtime.contracts.guard_labels import RejectReason, RepairKind
-from agent_runtime.guards.aliases import (
-    FIELD_ALIASES,
-    TERMINAL_NAMES,
-    TYPE_ALIASES,
-    TYPE_KEY_ALIASES,
-    canonical_type_name,
-)
-from agent_runtime.guards.errors import Rejected
+from contracts.guard_labels import RejectReason, RepairKind
 
 MISSING: Any = object()
 

@@ -6,8 +6,8 @@ import json
 import re
 from typing import Any
 
-from agent_runtime.contracts.guard_labels import RejectReason, RepairKind
 from agent_runtime.guards.errors import Rejected
+from contracts.guard_labels import RejectReason, RepairKind
 
 
 class _DuplicateKey(Exception):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_runtime.contracts.observation import Observation
+from contracts.observation import Observation
 
 # Playwright / Chromium messages that mean "the page moved under us", not "the action is wrong".
 _LOADING = (

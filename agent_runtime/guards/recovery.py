@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_runtime.contracts.actions import (
+from agent_runtime.guards.grammar import MAX_QUERY, Executable
+from agent_runtime.guards.loops import stalled_scrolls
+from contracts.actions import (
     BackAction,
     FallbackAction,
     ScrollAction,
     SearchAction,
     WaitAction,
 )
-from agent_runtime.contracts.guard_labels import RejectReason
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.guards.grammar import MAX_QUERY, Executable
-from agent_runtime.guards.loops import stalled_scrolls
+from contracts.guard_labels import RejectReason
+from contracts.history import RecentHistory
+from contracts.observation import Observation
 
 _SCROLL_DOWN = ScrollAction(target="window", direction="down")
 _WAIT_LOADING = WaitAction(reason="loading")

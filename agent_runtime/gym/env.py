@@ -18,13 +18,13 @@ from typing import Any, ClassVar
 import gymnasium
 from pydantic import BaseModel
 
-from agent_runtime.contracts.actions import ActionAST
-from agent_runtime.contracts.history import RecentAction, RecentHistory
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.step_row import ContractRef, StepOutcome, StepRow
-from agent_runtime.contracts.top_state import TERMINAL_DECISIONS, TopState
 from agent_runtime.guards import compile_action
+from contracts.actions import ActionAST
+from contracts.history import RecentAction, RecentHistory
+from contracts.intent import IntentContract
+from contracts.observation import Observation
+from contracts.step_row import ContractRef, StepOutcome, StepRow
+from contracts.top_state import TERMINAL_DECISIONS, TopState
 
 
 class ModelSpace(gymnasium.Space):  # type: ignore[type-arg]
@@ -53,8 +53,8 @@ class ModelSpace(gymnasium.Space):  # type: ignore[type-arg]
 
 
 def _site_contracts(site: str, seed: int) -> list[IntentContract]:
-    from agent_runtime.envs.sites.pairing import world_contracts
-    from agent_runtime.envs.sites.world import generate_world
+    from envs.sites.pairing import world_contracts
+    from envs.sites.world import generate_world
 
     return [c for c in world_contracts(generate_world(seed)) if c.env.site == site]
 
@@ -174,7 +174,7 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
         if self._fixed is not None:
             return self._fixed
         if self._task is not None:
-            from agent_runtime.envs.miniwob_contracts import miniwob_contract
+            from envs.miniwob.contracts import miniwob_contract
 
             return miniwob_contract(self._task, seed if seed is not None else 0)
         pool = _site_contracts(self._site, self._world_seed) if self._site else []

@@ -10,10 +10,10 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.step_row import TokenUsage
-from agent_runtime.contracts.top_state import TopState
+from contracts.history import RecentHistory
+from contracts.observation import Observation
+from contracts.step_row import TokenUsage
+from contracts.top_state import TopState
 
 
 class MiddleInput(BaseModel):

@@ -11,11 +11,12 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from agent_runtime.chat import env_config, open_client, usage_of
 from agent_runtime.middle.base import MiddleInput, MiddleOutput
 from agent_runtime.middle.format import PAPER, MiddleFormat, decoding_schema, echo_text
 from agent_runtime.middle.grounded_schema import grounded_schema
-from agent_runtime.middle.openai_chat import ChatClient, ChatError, env_config
 from agent_runtime.middle.prompt import MAX_LABELS, middle_system_prompt, render_middle_user_text
+from serving.client import ChatClient, ChatRequestError
 
 
 def build_messages(
@@ -32,7 +33,7 @@ def build_messages(
     ]
 
 
-def response_format(inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER) -> dict[str, Any]:
+def step_schema(inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER) -> dict[str, Any]:
     """The global Action AST schema, or with ``inp`` the step's grounded schema."""
     if inp is None:
         schema = decoding_schema(fmt)
@@ -41,10 +42,7 @@ def response_format(inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER) -
         schema = grounded_schema(
             inp.top.command or inp.top.intention, list(shown), shown, echo=fmt.echo_label
         )
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "action_ast", "schema": schema, "strict": True},
-    }
+    return schema
 
 
 class EndpointMiddle:
@@ -65,7 +63,7 @@ class EndpointMiddle:
         fmt: MiddleFormat = PAPER,
         client: ChatClient | None = None,
     ) -> None:
-        self.client = client or ChatClient(
+        self.client = client or open_client(
             base_url, model, api_key, timeout=timeout, retries=retries
         )
         self.name = f"endpoint:{model}"
@@ -83,14 +81,15 @@ class EndpointMiddle:
 
     def propose(self, inp: MiddleInput) -> MiddleOutput:
         try:
-            reply = self.client.complete(
+            reply = self.client.chat(
                 build_messages(inp, vision=self.vision, fmt=self.fmt),
+                json_schema=step_schema(inp if self.grounded_schema else None, self.fmt),
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
-                response_format=response_format(inp if self.grounded_schema else None, self.fmt),
+                schema_name="action_ast",
             )
-        except ChatError as e:
+        except ChatRequestError as e:
             # No completion: hand the guards an empty output; they reject it with a fallback
             # and label why, so a dead endpoint is a labeled step, not a crash.
             return MiddleOutput(raw=f"<endpoint error: {e}>")
-        return MiddleOutput(raw=reply.text, confidence=None, usage=reply.usage)
+        return MiddleOutput(raw=reply.text, confidence=None, usage=usage_of(reply))

@@ -29,8 +29,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from agent_runtime.contracts.actions import RATIONALE_KEY, ActionAST, action_ast_decoding_schema
-from agent_runtime.contracts.observation import ElementLabel, Observation
+from contracts.actions import RATIONALE_KEY, ActionAST, action_ast_decoding_schema
+from contracts.observation import ElementLabel, Observation
 
 MAX_LABEL_TEXT = 60
 # Actions whose integer target is one visible element: the ones whose answer echoes its text.

@@ -1,7 +1,7 @@
 """Per-step decoding schema: WebRider "Deterministic Guards" (Table 45) moved into decoding.
 
 The guards already reject an action whose target is not a visible label, and the command
-grammar (agent_runtime/top/commands.py) already says which text a `type` step enters: the
+grammar (contracts/command.py) already says which text a `type` step enters: the
 payload of `type "TEXT" into TARGET` or `select "OPTION"`, and which query a provider step
 sends: `search "QUERY"`, `maps "QUERY" near "PLACE"`. A grounded schema states these for one
 step, so a learned middle cannot decode an invisible target or invent text the top layer never
@@ -27,7 +27,7 @@ from agent_runtime.middle.format import (
     decoding_schema,
     parse_label_lines,
 )
-from agent_runtime.top.commands import parse_command, quoted_strings
+from contracts.command import parse_command, quoted_strings
 
 _COMMAND_LINE = re.compile(r"^Command: (?P<command>.*)$", re.M)
 PROVIDER_VERBS = frozenset({"search", "maps"})  # the Action AST kinds that send a query

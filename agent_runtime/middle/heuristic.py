@@ -7,7 +7,9 @@ as Table 46 allows when the target is absent. The guards still decide what execu
 
 from __future__ import annotations
 
-from agent_runtime.contracts.actions import (
+from agent_runtime.grounding import ground
+from agent_runtime.middle.base import MiddleInput, MiddleOutput
+from contracts.actions import (
     ActionAST,
     BackAction,
     ClickAction,
@@ -17,9 +19,7 @@ from agent_runtime.contracts.actions import (
     TypeAction,
     WaitAction,
 )
-from agent_runtime.middle.base import MiddleInput, MiddleOutput
-from agent_runtime.middle.grounding import ground
-from agent_runtime.top.commands import Command, Target, parse_command
+from contracts.command import Command, Target, parse_command
 
 # In-page commands fall back to a short wait: on a single-page task the usual reason a
 # label vanished is a re-render, and waiting is safer than scrolling the target away.

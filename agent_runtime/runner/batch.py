@@ -10,13 +10,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import WorkerResources
 from agent_runtime.runner.rollout import run_rollout, safe_name
 from agent_runtime.runner.scheduler import SiteQueue, in_shard, parse_shard, seeded_order
 from agent_runtime.runner.traces import TRACES_DIR, TraceWriter, iter_rows, trace_files
+from contracts.intent import IntentContract
+from contracts.step_row import RolloutOutcome, StepRow
 
 MANIFEST = "run.json"
 

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from common.cli import Endpoint, GroundedSchema, MiddleFormat, ServedModel, StepCap, Vision
+
 contracts_app = typer.Typer(
     help="Make and audit intent-contract files (JSONL).", no_args_is_help=True
 )
@@ -23,30 +25,11 @@ def run(
     policy: Annotated[
         str, typer.Option(help="teacher (rule top + heuristic middle) or endpoint.")
     ] = "teacher",
-    endpoint: Annotated[
-        str | None,
-        typer.Option(
-            help="OpenAI-compatible base URL for --policy endpoint; several replicas of one "
-            "server comma-separated (round-robin)."
-        ),
-    ] = None,
-    model: Annotated[str | None, typer.Option(help="Served model (or LoRA adapter) name.")] = None,
-    vision: Annotated[bool, typer.Option(help="Send the screenshot as an image part.")] = False,
-    grounded_schema: Annotated[
-        bool,
-        typer.Option(
-            "--grounded-schema/--global-schema",
-            help="Endpoint middle decodes each step with its grounded schema (visible labels, "
-            "the command's payload as typed text).",
-        ),
-    ] = False,
-    middle_format: Annotated[
-        str,
-        typer.Option(
-            help="The served student's interface format: paper (the default), text-first or "
-            "echo (text-first label lines, the answer names the target's text).",
-        ),
-    ] = "paper",
+    endpoint: Endpoint = None,
+    model: ServedModel = None,
+    vision: Vision = False,
+    grounded_schema: GroundedSchema = False,
+    middle_format: MiddleFormat = "paper",
     top: Annotated[
         str, typer.Option(help="rule, or llm (PATHWISE_TOP_BASE_URL/MODEL/API_KEY).")
     ] = "rule",
@@ -57,9 +40,7 @@ def run(
         str | None, typer.Option(help="i/n: run only this shard of the contract file.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Scheduling seed (Table 22).")] = 20260612,
-    step_cap: Annotated[
-        int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")
-    ] = 20,
+    step_cap: StepCap = 20,
     timeout: Annotated[float, typer.Option(help="Seconds per rollout (Table 19).")] = 900.0,
     retries: Annotated[int, typer.Option(min=0, help="Retries after a runtime failure.")] = 1,
     screenshots: Annotated[bool, typer.Option(help="Write a labeled PNG per step.")] = True,
@@ -70,11 +51,11 @@ def run(
     browser events under OUT/events/. A killed run loses nothing already written; the
     same command resumes it and skips finished rollouts.
     """
-    from agent_runtime.contracts.intent import ContractFileError, load_contracts
     from agent_runtime.runner.batch import RunDirError, run_batch
     from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
     from agent_runtime.runner.factories import resources_for
     from agent_runtime.runner.report import print_outcome_table
+    from contracts.intent import ContractFileError, load_contracts
 
     try:
         items = load_contracts(contracts)
@@ -118,7 +99,7 @@ def contracts_miniwob(
     out: Annotated[Path, typer.Option(help="Contract file to create (never overwritten).")],
 ) -> None:
     """Write one intent contract per (task, seed)."""
-    from agent_runtime.envs.miniwob_contracts import miniwob_contracts, parse_seeds, write_contracts
+    from envs.miniwob.contracts import miniwob_contracts, parse_seeds, write_contracts
 
     try:
         n = write_contracts(miniwob_contracts(tasks.split(","), parse_seeds(seeds)), out)
@@ -131,8 +112,8 @@ def contracts_miniwob(
 @contracts_app.command("audit")
 def contracts_audit(file: Annotated[Path, typer.Argument(help="Contract file (JSONL).")]) -> None:
     """Table 10 audit: print each contract's named failures; exit 1 if any fails."""
-    from agent_runtime.contracts.audit import audit_contract
-    from agent_runtime.contracts.intent import ContractFileError, load_contracts
+    from contracts.audit import audit_contract
+    from contracts.intent import ContractFileError, load_contracts
 
     try:
         items = load_contracts(file)
@@ -155,7 +136,7 @@ def schemas_export(
     out: Annotated[Path, typer.Argument(help="Folder for *.schema.json files.")],
 ) -> None:
     """Write every contract's JSON Schema (versioned) to OUT."""
-    from agent_runtime.contracts.schemas import export_schemas
+    from contracts.schemas import export_schemas
 
     for p in export_schemas(out):
         typer.echo(str(p))

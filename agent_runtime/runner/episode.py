@@ -7,9 +7,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from agent_runtime.contracts.actions import ActionAST
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.envs.base import TaskStatus
+from contracts.actions import ActionAST
+from contracts.observation import Observation
+from envs.base import TaskStatus
 
 
 class StepResult(BaseModel):

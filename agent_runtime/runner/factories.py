@@ -7,14 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.actions import ActionAST
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.envs.base import TaskStatus, WebTask
 from agent_runtime.middle.base import MiddlePolicy
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.episode import Episode, StepResult
 from agent_runtime.top.base import TopLayer
+from contracts.actions import ActionAST
+from contracts.intent import IntentContract
+from contracts.observation import Observation
+from envs.base import TaskStatus, WebTask
 
 
 class BrowserEpisode:
@@ -62,13 +62,13 @@ class BrowserEpisode:
 def make_task(contract: IntentContract) -> WebTask:
     env = contract.env
     if env.kind == "miniwob":
-        from agent_runtime.envs.miniwob import MiniWoBTask
+        from envs.miniwob.task import MiniWoBTask
 
         if not env.task:
             raise ValueError(f"contract {contract.contract_id}: env.task is required for miniwob")
         return MiniWoBTask(env.task)
     if env.kind == "local_site":
-        from agent_runtime.envs.sites.task import ContractSiteTask
+        from envs.sites.task import ContractSiteTask
 
         return ContractSiteTask(contract)
     raise NotImplementedError(

@@ -6,12 +6,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from agent_runtime.contracts.step_row import RolloutOutcome
-from agent_runtime.envs.miniwob_contracts import miniwob_contracts
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
 from agent_runtime.runner.traces import load_outcomes
+from contracts.step_row import RolloutOutcome
+from envs.miniwob.contracts import miniwob_contracts
 
 
 def run_miniwob(

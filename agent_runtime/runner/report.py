@@ -7,8 +7,8 @@ from pathlib import Path
 
 import typer
 
-from agent_runtime.contracts.step_row import RolloutOutcome
 from agent_runtime.runner.traces import load_outcomes
+from contracts.step_row import RolloutOutcome
 
 
 def per_task(outcomes: list[RolloutOutcome]) -> dict[str, dict[str, int]]:

@@ -13,9 +13,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from agent_runtime.contracts.history import RecentAction, RecentHistory
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.step_row import (
+from agent_runtime.guards import compile_action
+from agent_runtime.middle.base import MiddleInput, MiddlePolicy
+from agent_runtime.runner.config import RunConfig
+from agent_runtime.runner.episode import Episode
+from agent_runtime.runner.traces import EVENTS_DIR, SCREENSHOTS_DIR, TraceWriter
+from agent_runtime.top.base import TopLayer
+from contracts.history import RecentAction, RecentHistory
+from contracts.intent import IntentContract
+from contracts.step_row import (
     ContractRef,
     Gates,
     RolloutOutcome,
@@ -23,12 +29,6 @@ from agent_runtime.contracts.step_row import (
     StepRow,
     Verification,
 )
-from agent_runtime.guards import compile_action
-from agent_runtime.middle.base import MiddleInput, MiddlePolicy
-from agent_runtime.runner.config import RunConfig
-from agent_runtime.runner.episode import Episode
-from agent_runtime.runner.traces import EVENTS_DIR, SCREENSHOTS_DIR, TraceWriter
-from agent_runtime.top.base import TopLayer
 
 
 def contract_ref(contract: IntentContract) -> ContractRef:

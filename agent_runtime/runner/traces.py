@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from agent_runtime.contracts.step_row import TRACE_ROW_ADAPTER, RolloutOutcome, StepRow
+from contracts.step_row import TRACE_ROW_ADAPTER, RolloutOutcome, StepRow
 
 TRACES_DIR = "traces"
 SCREENSHOTS_DIR = "screenshots"

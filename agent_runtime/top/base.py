@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.top_state import TopState
+from contracts.history import RecentHistory
+from contracts.intent import IntentContract
+from contracts.observation import Observation
+from contracts.top_state import TopState
 
 
 @runtime_checkable

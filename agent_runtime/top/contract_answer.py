@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from agent_runtime.contracts.intent import IntentContract
 from agent_runtime.top.contract_reading import Candidate, check
+from contracts.intent import IntentContract
 
 
 def compose_answer(c: IntentContract, chosen: Candidate, others: list[Candidate]) -> str:

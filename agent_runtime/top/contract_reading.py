@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent_runtime.contracts.intent import Inspect
+from contracts.intent import Inspect
 
 _NUM = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 

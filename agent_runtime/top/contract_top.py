@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.top_state import EvidenceItem, TopState
-from agent_runtime.top.commands import Command, Target, quoted_strings
 from agent_runtime.top.contract_answer import compose_answer
 from agent_runtime.top.contract_reading import Candidate, check, number, overlap, shares_entity
 from agent_runtime.top.page_reading import Result, facts_in, item_no, map_blocks, results_in
+from contracts.command import Command, Target, quoted_strings
+from contracts.history import RecentHistory
+from contracts.intent import IntentContract
+from contracts.observation import Observation
+from contracts.top_state import EvidenceItem, TopState
 
 DISMISS = ("No thanks", "Close", "Dismiss")
 BROWSE_PERSONAS = {"accessibility_seeker", "convenience_novice", "deal_hunter", "budget_optimizer"}

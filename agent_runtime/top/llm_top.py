@@ -13,13 +13,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.step_row import TokenUsage
-from agent_runtime.contracts.top_state import Decision, EvidenceItem, TopState
-from agent_runtime.middle.openai_chat import ChatClient, ChatError, env_config
-from agent_runtime.top import commands as grammar
+from agent_runtime.chat import env_config, open_client, usage_of
+from contracts import command as grammar
+from contracts.history import RecentHistory
+from contracts.intent import IntentContract
+from contracts.observation import Observation
+from contracts.step_row import TokenUsage
+from contracts.top_state import Decision, EvidenceItem, TopState
+from serving.client import ChatClient, ChatRequestError
 
 MAX_PAGE_TEXT = 1500
 MAX_LABELS = 40
@@ -106,7 +107,7 @@ class LLMTop:
         structured: bool = True,
         client: ChatClient | None = None,
     ) -> None:
-        self.client = client or ChatClient(
+        self.client = client or open_client(
             base_url, model, api_key, timeout=timeout, retries=retries
         )
         self.name = f"llm:{model}"
@@ -151,15 +152,20 @@ class LLMTop:
         error = ""
         for attempt in range(2):  # the first try and one repair retry
             try:
-                reply = self.client.complete(
-                    messages, temperature=self.temperature, response_format=self._response_format()
+                reply = self.client.chat(
+                    messages,
+                    json_schema=top_decision_schema() if self.structured else None,
+                    temperature=self.temperature,
+                    max_tokens=512,
+                    schema_name="top_decision",
                 )
-            except ChatError as e:
+            except ChatRequestError as e:
                 error = str(e)
                 break
+            used = usage_of(reply)
             self.usage = TokenUsage(
-                prompt_tokens=self.usage.prompt_tokens + reply.usage.prompt_tokens,
-                completion_tokens=self.usage.completion_tokens + reply.usage.completion_tokens,
+                prompt_tokens=self.usage.prompt_tokens + used.prompt_tokens,
+                completion_tokens=self.usage.completion_tokens + used.completion_tokens,
             )
             try:
                 return self._state(parse_decision(reply.text))
@@ -184,18 +190,6 @@ class LLMTop:
         )
 
     # -- internals -----------------------------------------------------------------------
-
-    def _response_format(self) -> dict[str, Any] | None:
-        if not self.structured:
-            return None
-        return {
-            "type": "json_schema",
-            "json_schema": {
-                "name": "top_decision",
-                "schema": top_decision_schema(),
-                "strict": True,
-            },
-        }
 
     def _state(self, d: TopDecision) -> TopState:
         c = self.contract

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from agent_runtime.top.commands import Command, Target, click, type_into
 from agent_runtime.top.miniwob_page_steps import (
     ORDINALS,
     algebra,
@@ -36,6 +35,7 @@ from agent_runtime.top.miniwob_plan import (
     UnsupportedUtterance,
     submit_step,
 )
+from contracts.command import Command, Target, click, type_into
 
 # --- utterance families --------------------------------------------------------------
 

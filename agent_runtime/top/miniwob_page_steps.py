@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.top.commands import Command, click, type_into
 from agent_runtime.top.miniwob_plan import (
     SKIP,
     CommandFn,
@@ -18,6 +16,8 @@ from agent_runtime.top.miniwob_plan import (
     UnsupportedUtterance,
     submit_step,
 )
+from contracts.command import Command, click, type_into
+from contracts.observation import Observation
 
 ORDINALS = {"1st": 1, "2nd": 2, "3rd": 3}
 

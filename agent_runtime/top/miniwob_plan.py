@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agent_runtime.contracts.observation import ElementLabel, Observation
-from agent_runtime.top.commands import Command, Target
+from contracts.command import Command, Target
+from contracts.observation import ElementLabel, Observation
 
 CommandFn = Callable[[Observation], Command | None]
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 
-from agent_runtime.contracts.history import RecentHistory
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.top_state import EvidenceItem, TopState
-from agent_runtime.middle.grounding import ground, role_weight, text_score
-from agent_runtime.top.commands import Command, Target, click, parse_command
+from agent_runtime.grounding import ground, role_weight, text_score
 from agent_runtime.top.miniwob_commands import parse_utterance
 from agent_runtime.top.miniwob_plan import SKIP, Plan, PlanStep
+from contracts.command import Command, Target, click, parse_command
+from contracts.history import RecentHistory
+from contracts.intent import IntentContract
+from contracts.observation import Observation
+from contracts.top_state import EvidenceItem, TopState
 
 MAX_TRIES_PER_STEP = 3
 MAX_REVEALS = 12

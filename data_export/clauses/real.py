@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from agent_runtime.catalog.prereq import parse_prereq
+from catalogbrowse.prereq import parse_prereq
 from data_export.clauses.records import build_record
 
 

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.step_row import StepRow
-from agent_runtime.contracts.version import SCHEMA_VERSION
 from agent_runtime.middle.format import PAPER, MiddleFormat
 from agent_runtime.middle.prompt import middle_system_prompt
+from contracts.step_row import StepRow
+from contracts.version import SCHEMA_VERSION
 from data_export import EXPORTER_VERSION
 from data_export.dataset import save_splits
 from data_export.middle.filters import DEFAULT_MIN_CONFIDENCE, FILTER_REASONS, exclusion_reason

@@ -16,9 +16,9 @@ from __future__ import annotations
 import json
 import re
 
-from agent_runtime.contracts.actions import TERMINAL_LABELS
-from agent_runtime.contracts.guard_labels import RejectReason
-from agent_runtime.contracts.step_row import StepRow
+from contracts.actions import TERMINAL_LABELS
+from contracts.guard_labels import RejectReason
+from contracts.step_row import StepRow
 
 DEFAULT_MIN_CONFIDENCE = 0.5
 FILTER_REASONS: tuple[str, ...] = (

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from agent_runtime.contracts.step_row import TRACE_ROW_ADAPTER, StepRow
 from agent_runtime.runner.traces import EVENTS_DIR
+from contracts.step_row import TRACE_ROW_ADAPTER, StepRow
 
 MAX_EXAMPLES = 5
 

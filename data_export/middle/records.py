@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_runtime.contracts.persona import PERSONA_LIBRARY
-from agent_runtime.contracts.step_row import StepRow
 from agent_runtime.middle.base import MiddleInput
 from agent_runtime.middle.format import PAPER, MiddleFormat, render_answer
 from agent_runtime.middle.prompt import middle_system_prompt, render_middle_user_text
+from contracts.persona import PERSONA_LIBRARY
+from contracts.step_row import StepRow
 
 # Column order agreed with training (training/data.py keeps messages + images for TRL).
 COLUMNS: tuple[str, ...] = (

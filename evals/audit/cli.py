@@ -85,7 +85,7 @@ def serve(
     """Serve the rating pages on 127.0.0.1: sign in with a name, label each step yes / no /
     cannot-judge and each pair left / right / tie / neither / cannot-judge. Every label is
     saved at once; signing in again resumes. Ctrl-C stops the server."""
-    from agent_runtime.envs.webapp import AppServer
+    from envs.webapp import AppServer
     from evals.audit.app import create_app
     from evals.audit.store import StudyError
 

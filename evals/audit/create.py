@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel
 from tqdm import tqdm
 
-from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
+from contracts.step_row import RolloutOutcome, StepRow
 from evals.audit.config import AuditSettings
 from evals.audit.design import Assignment, PlannedPair, assign, choose_pairs
 from evals.audit.store import StepDisplay, StudyError, connect, now, write_schema

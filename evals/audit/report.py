@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.step_row import RolloutOutcome
+from contracts.step_row import RolloutOutcome
 from evals import stats
 from evals.audit.aggregate import hcp_counts, pair_majority, rollout_pcs, step_majority
 from evals.audit.store import GATES, PAIR_LABELS, STEP_LABELS, connect, read_meta

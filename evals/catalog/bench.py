@@ -12,13 +12,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.catalog.agent import browse
-from agent_runtime.catalog.fallback import ClauseModel
-from agent_runtime.catalog.verify import verify_run
-from agent_runtime.envs.catalog.gate import Budgets
-from agent_runtime.envs.catalog.server import serve
-from agent_runtime.envs.catalog.stolaf import build_stolaf
-from agent_runtime.envs.catalog.synth.build import build_synth
+from catalogbrowse.agent import browse
+from catalogbrowse.fallback import ClauseModel
+from catalogbrowse.verify import verify_run
+from envs.catalog.gate import Budgets
+from envs.catalog.server import serve
+from envs.catalog.stolaf import build_stolaf
+from envs.catalog.synth.build import build_synth
 from evals.catalog.metrics import score
 from evals.catalog.planning import paired
 from planner.documents import load_docs

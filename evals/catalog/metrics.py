@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.catalog.prereq.normalize import canonical
-from agent_runtime.envs.catalog.snapshot import Snapshot
-from agent_runtime.envs.catalog.text import UnreadablePage, page_text
+from catalogbrowse.prereq.normalize import canonical
+from envs.catalog.snapshot import Snapshot
+from envs.catalog.text import UnreadablePage, page_text
 from planner.documents import CatalogDocs, load_docs
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from planner.documents import CatalogDocs
 from planner.hypergraph import compile_graph
 from planner.profile import Request
-from planner.solve import SolverConfig, solve_ladder
+from planner.solve import solve_ladder
+from planner.solver_config import SolverConfig
 from planner.utility import course_utility
 from planner.verify import Verifier
 

@@ -11,9 +11,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.contracts.step_row import StepRow
 from agent_runtime.runner.traces import iter_rows, load_outcomes, trace_files
+from contracts.intent import IntentContract
+from contracts.step_row import StepRow
 from evals._out import write_json
 from evals.contracts.counterfactual import counterfactuals
 from evals.contracts.metrics import summarize
@@ -42,7 +42,7 @@ def score_run(run_dir: Path, contracts: list[IntentContract]) -> dict[str, Any]:
 
 def _modes(contracts: list[IntentContract]) -> dict[str, str]:
     """Base task -> task mode, read from the world of each contract's seed (gold stays there)."""
-    from agent_runtime.envs.sites.world import generate_world
+    from envs.sites.world import generate_world
 
     out: dict[str, str] = {}
     for seed in {c.env.seed for c in contracts if c.env.kind == "local_site"}:

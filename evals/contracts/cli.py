@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from common.cli import AsJson, Endpoint, GroundedSchema, ServedModel, StepCap
+
 
 def bench_contracts(
     contracts: Annotated[Path, typer.Option(help="Contract file (e.g. OUT/contracts/test.jsonl).")],
@@ -18,36 +20,23 @@ def bench_contracts(
         str,
         typer.Option(help="teacher (contract top + heuristic middle), llm (LLM top) or endpoint."),
     ] = "teacher",
-    endpoint: Annotated[
-        str | None, typer.Option(help="Base URL for --policy endpoint (replicas comma-separated).")
-    ] = None,
-    model: Annotated[
-        str | None, typer.Option(help="Served model / adapter for --policy endpoint.")
-    ] = None,
-    grounded_schema: Annotated[
-        bool,
-        typer.Option(
-            "--grounded-schema/--global-schema", help="Endpoint middle's decoding schema."
-        ),
-    ] = False,
+    endpoint: Endpoint = None,
+    model: ServedModel = None,
+    grounded_schema: GroundedSchema = False,
     workers: Annotated[
         int, typer.Option(min=1, help="Parallel browsers (one rollout per site).")
     ] = 2,
-    step_cap: Annotated[
-        int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")
-    ] = 20,
+    step_cap: StepCap = 20,
     screenshots: Annotated[bool, typer.Option(help="Write labeled PNGs with the traces.")] = False,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print results.json's summary only.")
-    ] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Run the contracts (rerun the same command to resume), then score CGS and every gate under
     the All / Unblocked / Clean denominators, Table 14's counterfactual statistics per base task,
     and time per rollout. Writes OUT/results.json and OUT/report.md."""
-    from agent_runtime.contracts.intent import ContractFileError, load_contracts
     from agent_runtime.runner.batch import RunDirError, run_batch
     from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
     from agent_runtime.runner.factories import resources_for
+    from contracts.intent import ContractFileError, load_contracts
     from evals.contracts.bench import score_run, write_results
 
     if policy not in ("teacher", "llm", "endpoint"):

@@ -9,7 +9,7 @@ import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
-from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
+from contracts.step_row import RolloutOutcome, StepRow
 
 
 def signature(steps: list[StepRow]) -> tuple[str, ...]:

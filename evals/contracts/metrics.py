@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from agent_runtime.contracts.step_row import RolloutOutcome
+from contracts.step_row import RolloutOutcome
 from evals.live.pairing import episode_of, run_rates
 
 GATES: tuple[str, ...] = ("terminal", "hard", "evidence", "answer", "blocker")

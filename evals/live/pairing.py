@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agent_runtime.contracts.step_row import RolloutOutcome
+from contracts.step_row import RolloutOutcome
 from evals.stats import mcnemar_exact, paired_bootstrap, paired_table, wilson_interval
 
 DENOMINATORS: tuple[str, ...] = ("all", "unblocked", "clean")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.contracts.step_row import RolloutOutcome
 from agent_runtime.runner.traces import load_outcomes
+from contracts.step_row import RolloutOutcome
 from evals._out import OutExistsError, write_json
 from evals.live.pairing import compare, pair_outcomes
 from evals.live.report import write_report
@@ -145,7 +145,7 @@ def score_runs(
 
 def run_live(cfg: LiveConfig, *, progress: bool = True) -> dict[str, Any]:
     """Run (or reuse) the candidate, pair it with the reference, write results.json + report.md."""
-    from agent_runtime.contracts.intent import load_contracts
+    from contracts.intent import load_contracts
 
     check_out(cfg.out)
     contracts = load_contracts(cfg.contracts)

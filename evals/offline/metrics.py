@@ -18,7 +18,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from agent_runtime.contracts.actions import ACTION_TYPES, ActionAST
 from agent_runtime.guards.aliases import (
     FIELD_ALIASES,
     TERMINAL_NAMES,
@@ -26,6 +25,7 @@ from agent_runtime.guards.aliases import (
     TYPE_KEY_ALIASES,
     canonical_type_name,
 )
+from contracts.actions import ACTION_TYPES, ActionAST
 
 INVALID = "invalid"
 # Action types whose visible UI label is the set-of-mark integer in `target`.

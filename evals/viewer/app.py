@@ -15,7 +15,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from agent_runtime.contracts.intent import IntentContract
+from contracts.intent import IntentContract
 from evals.viewer.contract_view import contract_files_for, contract_view, load_contract_index
 from evals.viewer.images import trimmed_file
 from evals.viewer.reader import RunReader

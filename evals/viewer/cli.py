@@ -29,7 +29,7 @@ def view(
     The server binds 127.0.0.1 only, re-reads traces on every page (a running batch shows up as
     it writes) and never writes into a run folder. Ctrl-C stops it.
     """
-    from agent_runtime.envs.webapp import AppServer
+    from envs.webapp import AppServer
     from evals.viewer.app import create_app
 
     for d in run_dirs:

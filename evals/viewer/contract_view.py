@@ -12,9 +12,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from agent_runtime.contracts.intent import ContractFileError, IntentContract, load_contracts
-from agent_runtime.contracts.persona import PersonaPolicy
-from agent_runtime.contracts.step_row import ContractRef, StepRow
+from contracts.intent import ContractFileError, IntentContract, load_contracts
+from contracts.persona import PersonaPolicy
+from contracts.step_row import ContractRef, StepRow
 
 CONTRACT_FILE = "contracts.jsonl"
 

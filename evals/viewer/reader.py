@@ -18,10 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from agent_runtime.contracts.step_row import TRACE_ROW_ADAPTER, RolloutOutcome, StepRow
 from agent_runtime.runner.batch import MANIFEST
 from agent_runtime.runner.rollout import safe_name
 from agent_runtime.runner.traces import EVENTS_DIR, TRACES_DIR
+from contracts.step_row import TRACE_ROW_ADAPTER, RolloutOutcome, StepRow
 
 _ROLLOUT_ID = re.compile(r'"rollout_id"\s*:\s*"((?:[^"\\]|\\.)*)"')
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from agent_runtime.contracts.actions import ActionAST
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.contracts.step_row import Gates, StepRow
+from contracts.actions import ActionAST
+from contracts.observation import Observation
+from contracts.step_row import Gates, StepRow
 from evals.live.pairing import episode_of
 from evals.viewer.reader import RolloutData, RunReader, TraceError
 

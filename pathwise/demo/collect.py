@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agent_runtime.envs.miniwob_contracts import miniwob_contracts, parse_seeds, write_contracts
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
 from agent_runtime.runner.report import format_table, per_task
 from agent_runtime.runner.traces import load_outcomes
+from envs.miniwob.contracts import miniwob_contracts, parse_seeds, write_contracts
 from pathwise.demo.config import DemoConfig
 
 

@@ -15,12 +15,12 @@ class StudentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", protected_namespaces=())
     base: str | None = Field(
         default=None,
-        description="A pretrained base from training/models/registry.yaml, imported by the "
+        description="A pretrained base from base_models/registry.yaml, imported by the "
         "`base` stage (e.g. smollm2-135m-instruct). Without it the base is random and built "
         "from `model` sizes, then fitted by the base stage.",
     )
     model: dict[str, int | float] = Field(
-        default_factory=dict, description="Sizes for training.tiny.build_text (random base)."
+        default_factory=dict, description="Sizes for base_models.tiny.build_text (random base)."
     )
     base_recipe: str | None = Field(
         default=None, description="Recipe of the base stage (only when the base is random)."

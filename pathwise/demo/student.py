@@ -40,8 +40,8 @@ def export_stage(cfg: DemoConfig, traces: Path, stage_dir: Path) -> dict[str, An
 
 def import_stage(name: str, stage_dir: Path) -> dict[str, Any]:
     """The pretrained base from the model registry (hash checked, provenance written)."""
-    from training.models.importer import import_model
-    from training.models.registry import load_registry
+    from base_models.importer import import_model
+    from base_models.registry import load_registry
 
     out = stage_dir / "model"
     provenance = import_model(load_registry().get(name), out)
@@ -50,7 +50,7 @@ def import_stage(name: str, stage_dir: Path) -> dict[str, Any]:
 
 def merge_stage(base: Path, adapter: Path, stage_dir: Path) -> dict[str, Any]:
     """The adapter folded into its base, for serving one plain checkpoint."""
-    from training.models.merge import merge_adapter
+    from base_models.merge import merge_adapter
 
     out = stage_dir / "model"
     return {"model": str(out), "provenance": merge_adapter(base, adapter, out)}
@@ -60,8 +60,8 @@ def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path)
     """Augmented training records from training-split rows only; eval stays the real eval."""
     from datasets import load_from_disk
 
-    from agent_runtime.contracts.step_row import StepRow
     from agent_runtime.runner.traces import iter_rows, trace_files
+    from contracts.step_row import StepRow
     from data_export.augment import augmented_records
     from data_export.dataset import save_splits
     from data_export.middle.export import features
@@ -113,7 +113,7 @@ def _corpus(datasets: list[Path], limit: int = 4000) -> list[str]:
 
 def build_stage(cfg: DemoConfig, datasets: list[Path], stage_dir: Path) -> dict[str, Any]:
     """A random Qwen3 base whose byte-level BPE is trained on the demo's own chat text."""
-    from training.tiny import build_text
+    from base_models.tiny import build_text
 
     assert cfg.student is not None
     out = stage_dir / "model"

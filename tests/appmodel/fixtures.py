@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_runtime.appmodel.events import ElementInfo, Trajectory, TrajEvent
+from odobot.events import ElementInfo, Trajectory, TrajEvent
 
 LOGIN = "/login/canvas"
 USER_XP = "/html[1]/body[1]/div[3]/div[2]/input[1]"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathwise.odobot.pipeline import failed_demos
+from odobot.pipeline import failed_demos
 
 
 def test_failed_demonstrations_are_read_back_by_template(tmp_path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from agent_runtime.appmodel.graph import build_graph, vertex_of
+from odobot.graph import build_graph, vertex_of
 from tests.appmodel.fixtures import figure1
 
 
@@ -54,9 +54,9 @@ def test_fixed_parameters_split_vertices_free_ones_do_not() -> None:
 
 
 def test_inspect_draws_the_model_and_lists_vertices_with_descriptions(tmp_path) -> None:
-    from agent_runtime.appmodel.draw import describe_graph, draw_graph
-    from agent_runtime.appmodel.graph import load_graph, save_graph
-    from agent_runtime.appmodel.model import build_model
+    from odobot.draw import describe_graph, draw_graph
+    from odobot.graph import load_graph, save_graph
+    from odobot.model import build_model
 
     g, cost, stats = build_model(figure1())
     assert stats.vertices == 8 and len(cost.prompts) == len(cost.completions) > 16

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_runtime.appmodel.mining import dom_tree, dynamic_xpath, mine_containers
+from odobot.mining import dom_tree, dynamic_xpath, mine_containers
 
 CARD = (
     '<div class="card"><h3><a href="/c/{i}">Course {i}</a></h3><p>Term {i}</p>'

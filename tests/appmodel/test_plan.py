@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 from typing import Any, cast
 
-from agent_runtime.appmodel.events import Trajectory, TrajEvent
-from agent_runtime.appmodel.graph import vertex_of
-from agent_runtime.appmodel.model import build_model
-from agent_runtime.appmodel.paths import Distances, beam_search, choose_path
-from agent_runtime.appmodel.prompts import PromptLog
-from agent_runtime.appmodel.runner import OdoBot
-from agent_runtime.appmodel.target import TargetFinder
+from odobot.events import Trajectory, TrajEvent
+from odobot.graph import vertex_of
+from odobot.model import build_model
+from odobot.paths import Distances, beam_search, choose_path
+from odobot.prompts import PromptLog
+from odobot.runner import OdoBot
+from odobot.target import TargetFinder
 from tests.appmodel.fixtures import figure1, login_then
 
 

@@ -36,7 +36,7 @@ def page() -> Iterator[Any]:
 
 
 def test_relocate_finds_a_moved_element_by_fingerprint(page: Any) -> None:
-    from agent_runtime.appmodel.locate import element_info, relocate
+    from odobot.locate import element_info, relocate
 
     page.set_content(_page(False, ["A", "B"]))
     assert element_info(page, SAVE_XP)["text"] == "Save"
@@ -50,9 +50,9 @@ def test_relocate_finds_a_moved_element_by_fingerprint(page: Any) -> None:
 
 
 def test_cursor_replay_clicks_the_moved_element_and_a_dynamic_choice(page: Any) -> None:
-    from agent_runtime.appmodel.act import perform
-    from agent_runtime.appmodel.capture import Recorder
-    from agent_runtime.appmodel.prompts import PromptLog
+    from odobot.act import perform
+    from odobot.capture import Recorder
+    from odobot.prompts import PromptLog
 
     class Oracle:
         name = "oracle"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent_runtime.appmodel.target import (
+from odobot.target import (
     EmbeddingMatcher,
     HybridMatcher,
     generalize,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent_runtime.appmodel.events import ElementInfo, TrajEvent
-from agent_runtime.appmodel.model import build_model
-from agent_runtime.appmodel.target import TargetFinder, TargetNotFound, generalize
-from agent_runtime.appmodel.vocabulary import select_options, task_values
+from odobot.events import ElementInfo, TrajEvent
+from odobot.model import build_model
+from odobot.target import TargetFinder, TargetNotFound, generalize
+from odobot.vocabulary import select_options, task_values
 from tests.appmodel.fixtures import CARD_XP, login_then
 
 ROLE = ElementInfo(
@@ -94,7 +94,7 @@ def test_a_task_naming_a_constant_option_picks_that_trajectory_below_the_floor()
 def test_inspect_lists_the_vocabularies(tmp_path) -> None:
     from typer.testing import CliRunner
 
-    from agent_runtime.appmodel.graph import save_graph
+    from odobot.graph import save_graph
     from pathwise.cli import app
 
     (tmp_path / "model").mkdir()

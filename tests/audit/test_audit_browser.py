@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agent_runtime.browser.launch import CHROMIUM_PATH, BrowserSession
-from agent_runtime.envs.webapp import AppServer
+from envs.webapp import AppServer
 from evals.audit.app import create_app
 from evals.audit.report import build_report
 from evals.audit.report_md import to_markdown

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from agent_runtime.envs.webapp import AppServer
+from envs.webapp import AppServer
 from evals.audit.app import create_app
 from pathwise.cli import app as cli
 from tests.viewer.conftest import FIXTURE

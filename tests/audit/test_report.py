@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agent_runtime.contracts.step_row import ContractRef, Gates, RolloutOutcome
+from contracts.step_row import ContractRef, Gates, RolloutOutcome
 from evals.audit.report import build_report
 from evals.audit.store import GATES, StepDisplay, write_schema
 from pathwise.cli import app as cli

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from agent_runtime.browser.launch import CHROMIUM_PATH, BrowserSession
-from agent_runtime.envs.local_sites import local_sites_server
-from agent_runtime.envs.miniwob import MiniWoBServer
-from agent_runtime.envs.server import StaticServer
+from envs.miniwob.task import MiniWoBServer
+from envs.server import StaticServer
+from tests.helpers.local_sites import local_sites_server
 
 if not CHROMIUM_PATH.exists():  # pragma: no cover - the set-up command installs it
     pytest.skip(f"{CHROMIUM_PATH} missing; run the README set-up", allow_module_level=True)

@@ -9,8 +9,7 @@ import pytest
 
 from agent_runtime.browser.events import InteractionEvent, LocationEvent, NetworkEvent
 from agent_runtime.browser.executor import Executor
-from agent_runtime.browser.search import SearchProvider
-from agent_runtime.contracts.actions import (
+from contracts.actions import (
     ActionAST,
     BackAction,
     ClickAction,
@@ -20,8 +19,9 @@ from agent_runtime.contracts.actions import (
     TypeAction,
     WaitAction,
 )
-from agent_runtime.contracts.observation import Observation
-from agent_runtime.envs.server import StaticServer
+from contracts.observation import Observation
+from contracts.search import SearchProvider
+from envs.server import StaticServer
 
 pytestmark = pytest.mark.browser
 

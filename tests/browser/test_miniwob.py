@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from agent_runtime.browser.executor import Executor
-from agent_runtime.contracts.actions import ActionAST, ClickAction, TypeAction
-from agent_runtime.envs.miniwob import MiniWoBServer, MiniWoBTask, available_tasks
+from contracts.actions import ActionAST, ClickAction, TypeAction
+from envs.miniwob.task import MiniWoBServer, MiniWoBTask, available_tasks
 
 pytestmark = pytest.mark.browser
 

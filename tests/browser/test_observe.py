@@ -10,8 +10,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from agent_runtime.browser.executor import Executor
-from agent_runtime.browser.search import SearchProvider
-from agent_runtime.envs.server import StaticServer
+from contracts.search import SearchProvider
+from envs.server import StaticServer
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_runtime.envs.catalog.synth.build import build_synth
+from envs.catalog.synth.build import build_synth
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_runtime.catalog.adapters import read_page
-from agent_runtime.envs.catalog.snapshot import Snapshot
+from catalogbrowse.adapters import read_page
+from envs.catalog.snapshot import Snapshot
 from planner.documents import load_docs
 
 

@@ -10,14 +10,14 @@ import sys
 
 import pytest
 
-from agent_runtime.catalog.adapters.base import Link
-from agent_runtime.catalog.agent import browse
-from agent_runtime.catalog.closure import certificate
-from agent_runtime.catalog.policy import load_config
-from agent_runtime.catalog.state import CatalogState
-from agent_runtime.catalog.verify import verify_run
-from agent_runtime.envs.catalog.gate import Budgets
-from agent_runtime.envs.catalog.server import serve
+from catalogbrowse.adapters.base import Link
+from catalogbrowse.agent import browse
+from catalogbrowse.closure import certificate
+from catalogbrowse.policy import load_config
+from catalogbrowse.state import CatalogState
+from catalogbrowse.verify import verify_run
+from envs.catalog.gate import Budgets
+from envs.catalog.server import serve
 from evals.catalog.metrics import score
 from planner.documents import load_docs
 

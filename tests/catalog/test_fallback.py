@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agent_runtime.catalog.fallback import ClauseModel, validate
+from catalogbrowse.fallback import ClauseModel, validate
 from planner.clause_ast import clause_json_schema, identifier_enum
 from serving.protocol import ChatResult, Usage
 
@@ -76,8 +76,8 @@ def test_enum_constraint_holds_for_a_real_model(tmp_path_factory) -> None:
     pytest.importorskip("llguidance")
     import torch
 
+    from base_models.tiny import build_text
     from serving.embedded import EmbeddedBackend
-    from training.tiny import build_text
 
     torch.set_num_threads(1)
     model = EmbeddedBackend(build_text(tmp_path_factory.mktemp("tiny") / "text"))

@@ -6,10 +6,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from agent_runtime.catalog.source import BudgetExhausted, GateClient
-from agent_runtime.envs.catalog.gate import Budgets
-from agent_runtime.envs.catalog.receipts import chain_errors
-from agent_runtime.envs.catalog.server import SEAL_HEADER, serve
+from catalogbrowse.source import BudgetExhausted, GateClient
+from envs.catalog.gate import Budgets
+from envs.catalog.receipts import chain_errors
+from envs.catalog.server import SEAL_HEADER, serve
 
 
 def test_precommit_refuses_an_unsealed_open(snapshots) -> None:

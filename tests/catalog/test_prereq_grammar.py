@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from agent_runtime.catalog.prereq import parse_prereq
-from agent_runtime.catalog.prereq.normalize import equivalent
+from catalogbrowse.prereq import parse_prereq
+from catalogbrowse.prereq.normalize import equivalent
 from data_export.clauses.generator import generate
 from tests.catalog.conftest import FIXTURES
 

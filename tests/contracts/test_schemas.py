@@ -7,7 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from agent_runtime.contracts import (
+from contracts import (
     PERSONA_AXES,
     PERSONA_LIBRARY,
     ActionAST,
@@ -18,12 +18,12 @@ from agent_runtime.contracts import (
     action_ast_decoding_schema,
     load_contracts,
 )
-from agent_runtime.contracts.audit import AuditFailure, audit_contract
-from agent_runtime.contracts.intent import ContractFileError, HardConstraint
-from agent_runtime.contracts.schemas import all_schemas, export_schemas
-from agent_runtime.contracts.step_row import TRACE_ROW_ADAPTER, ContractRef, RolloutOutcome
-from agent_runtime.contracts.top_state import TopState
-from agent_runtime.envs.miniwob_contracts import miniwob_contract, parse_seeds
+from contracts.audit import AuditFailure, audit_contract
+from contracts.intent import ContractFileError, HardConstraint
+from contracts.schemas import all_schemas, export_schemas
+from contracts.step_row import TRACE_ROW_ADAPTER, ContractRef, RolloutOutcome
+from contracts.top_state import TopState
+from envs.miniwob.contracts import miniwob_contract, parse_seeds
 
 
 def test_every_schema_is_versioned_and_exported(tmp_path):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_runtime.contracts.observation import BBox, ElementLabel, Observation
-from agent_runtime.envs.lms.demonstrator import DemoError, Step, observe_for, step_ast
+from contracts.observation import BBox, ElementLabel, Observation
+from envs.lms.demonstrator import DemoError, Step, observe_for, step_ast
 
 
 class _Pages:

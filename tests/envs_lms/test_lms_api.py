@@ -7,12 +7,12 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from agent_runtime.envs.lms import TEMPLATES, generate_world, make_instances
-from agent_runtime.envs.lms.app import build_app
-from agent_runtime.envs.lms.check import check_task
-from agent_runtime.envs.lms.store import LmsStore
-from agent_runtime.envs.lms.tasks import BY_ID, instantiate
-from agent_runtime.envs.webapp.server import LoopbackOnly
+from envs.lms import TEMPLATES, generate_world, make_instances
+from envs.lms.app import build_app
+from envs.lms.check import check_task
+from envs.lms.store import LmsStore
+from envs.lms.tasks import BY_ID, instantiate
+from envs.webapp.server import LoopbackOnly
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_api_refuses_anonymous_and_remote_clients() -> None:
 
 
 def test_heldout_values_were_never_demonstrated() -> None:
-    from pathwise.odobot.pipeline import OdoConfig, demo_instances, heldout_instances
+    from odobot.pipeline import OdoConfig, demo_instances, heldout_instances
 
     cfg = OdoConfig()
     demo_world, demos = demo_instances(cfg)

@@ -27,16 +27,16 @@ class _Chars:
 
 
 def test_demonstrate_build_and_replay_a_held_out_task(tmp_path: Path) -> None:
-    from agent_runtime.appmodel.events import Trajectory
-    from agent_runtime.appmodel.model import build_model
-    from agent_runtime.appmodel.prompts import PromptLog
-    from agent_runtime.appmodel.runner import OdoBot
-    from agent_runtime.appmodel.target import TargetFinder
-    from agent_runtime.envs.lms import generate_world
-    from agent_runtime.envs.lms.demonstrator import demonstrate
-    from agent_runtime.envs.lms.tasks import BY_ID, instantiate
-    from pathwise.odobot.oracle import OracleAnswerer
-    from pathwise.odobot.pipeline import _fresh, lms_browser
+    from envs.lms import generate_world
+    from envs.lms.demonstrator import demonstrate
+    from envs.lms.tasks import BY_ID, instantiate
+    from odobot.events import Trajectory
+    from odobot.model import build_model
+    from odobot.oracle import OracleAnswerer
+    from odobot.pipeline import _fresh, lms_browser
+    from odobot.prompts import PromptLog
+    from odobot.runner import OdoBot
+    from odobot.target import TargetFinder
 
     demo_world = generate_world(21, banner=False)
     rng = random.Random(0)

@@ -7,7 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from agent_runtime.contracts import (
+from agent_runtime.runner.traces import TraceWriter
+from contracts import (
     AccessSignal,
     ContractRef,
     Gates,
@@ -17,8 +18,7 @@ from agent_runtime.contracts import (
     TokenUsage,
     TopState,
 )
-from agent_runtime.envs.miniwob_contracts import miniwob_contracts, write_contracts
-from agent_runtime.runner.traces import TraceWriter
+from envs.miniwob.contracts import miniwob_contracts, write_contracts
 from evals import stats
 from evals.live import pairing
 from evals.live.run import score_runs

@@ -20,7 +20,7 @@ def tiny_text(tmp_path_factory):
     pytest.importorskip("peft", reason="needs the [train] extra")
     import torch
 
-    from training.tiny import build_text
+    from base_models.tiny import build_text
 
     torch.set_num_threads(1)
     return build_text(tmp_path_factory.mktemp("tiny") / "text")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from agent_runtime.contracts.actions import ActionAST, ClickAction, TypeAction
-from agent_runtime.contracts.observation import BBox, ElementLabel, Observation
-from agent_runtime.contracts.step_row import ContractRef, StepRow
-from agent_runtime.contracts.top_state import TopState
+from contracts.actions import ActionAST, ClickAction, TypeAction
+from contracts.observation import BBox, ElementLabel, Observation
+from contracts.step_row import ContractRef, StepRow
+from contracts.top_state import TopState
 from data_export.augment import augment_row, augmented_records, vocabulary
 
 

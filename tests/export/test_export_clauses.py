@@ -98,7 +98,7 @@ def test_export_records_and_grouped_split(tmp_path):
 
 
 def test_cli_export_commands(tmp_path):
-    from data_export.middle.synthetic import step_row, write_trace
+    from tests.helpers.synthetic_traces import step_row, write_trace
 
     runner = CliRunner()
     r = runner.invoke(

@@ -6,11 +6,11 @@ import pytest
 from datasets import load_from_disk
 
 from data_export.clauses.export import ClauseExportConfig, export_clauses
-from data_export.middle.synthetic import png_bytes, step_row, write_trace
+from tests.helpers.synthetic_traces import png_bytes, step_row, write_trace
 
 pytestmark = pytest.mark.train
 torch = pytest.importorskip("torch")
-tiny = pytest.importorskip("training.tiny")
+tiny = pytest.importorskip("base_models.tiny")
 
 
 @pytest.fixture(scope="module")

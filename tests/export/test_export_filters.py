@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datasets import load_from_disk
 
-from agent_runtime.contracts.guard_labels import RejectReason
 from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
+from contracts.guard_labels import RejectReason
 from data_export.middle.filters import FILTER_REASONS, exclusion_reason, raw_action_type
 from data_export.middle.records import build_record, middle_input
-from data_export.middle.synthetic import step_row, write_trace
+from tests.helpers.synthetic_traces import step_row, write_trace
 
 
 def test_each_reason_counted_in_order(tmp_path, run_export):

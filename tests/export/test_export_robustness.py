@@ -11,8 +11,8 @@ from PIL import Image as PILImage
 
 from data_export.middle import export as export_mod
 from data_export.middle.reader import BadRows
-from data_export.middle.synthetic import outcome_row, step_row, write_trace
 from data_export.output import OutputExistsError
+from tests.helpers.synthetic_traces import outcome_row, step_row, write_trace
 
 
 def test_bad_rows_counted_with_examples_never_crash(tmp_path, run_export):

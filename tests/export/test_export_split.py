@@ -9,8 +9,8 @@ from datasets import load_from_disk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from data_export.middle.synthetic import step_row, write_trace
 from data_export.split import DEFAULT_SEED, assign, bucket, split_warnings
+from tests.helpers.synthetic_traces import step_row, write_trace
 
 PERSONAS = ["explicit_control", "trust_first_verifier", "spec_exact_researcher"]
 

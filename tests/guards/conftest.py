@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_runtime.contracts.history import RecentAction, RecentHistory
-from agent_runtime.contracts.observation import Observation
+from contracts.history import RecentAction, RecentHistory
+from contracts.observation import Observation
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent_runtime.contracts.guard_labels import AccessSignal, RejectReason
-from agent_runtime.contracts.observation import BBox, ElementLabel
 from agent_runtime.guards import compile_action, detect_access_signal
+from contracts.guard_labels import AccessSignal, RejectReason
+from contracts.observation import BBox, ElementLabel
 
 from .conftest import load_obs
 

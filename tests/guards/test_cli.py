@@ -69,7 +69,7 @@ def test_raw_text_lines_are_compiled_and_labeled():
 
 
 def test_history_file_enables_loop_detection(tmp_path):
-    from agent_runtime.contracts.observation import Observation
+    from contracts.observation import Observation
 
     obs = Observation.model_validate_json((FIXTURES / "observation.json").read_text())
     h = obs.compute_state_hash()
@@ -135,8 +135,8 @@ def test_invalid_json_error_message_has_line_number(tmp_path, capsys):
     import pytest
     import typer
 
-    from agent_runtime.contracts.observation import Observation
     from agent_runtime.guards.cli import _load_model
+    from contracts.observation import Observation
 
     broken = tmp_path / "broken.json"
     broken.write_text('{"url": "x",\n  "labels": [}')

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from agent_runtime.contracts.guard_labels import GuardStatus, LoopKind, RejectReason
 from agent_runtime.guards import compile_action
+from contracts.guard_labels import GuardStatus, LoopKind, RejectReason
 
 from .conftest import history_of, load_obs
 

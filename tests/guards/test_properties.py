@@ -8,10 +8,10 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_runtime.contracts.actions import ACTION_TYPES, ActionAST
-from agent_runtime.contracts.guard_labels import CompileResult, GuardStatus
-from agent_runtime.contracts.history import RecentAction, RecentHistory
 from agent_runtime.guards import compile_action
+from contracts.actions import ACTION_TYPES, ActionAST
+from contracts.guard_labels import CompileResult, GuardStatus
+from contracts.history import RecentAction, RecentHistory
 
 from .conftest import load_obs
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from agent_runtime.contracts.actions import ActionAST
-from agent_runtime.contracts.guard_labels import GuardStatus, RejectReason, RepairKind
 from agent_runtime.guards import compile_action
+from contracts.actions import ActionAST
+from contracts.guard_labels import GuardStatus, RejectReason, RepairKind
 
 W = '{"action": %s, "fallback": {"type": "back"}}'
 

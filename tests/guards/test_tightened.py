@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_runtime.contracts import BBox, ElementLabel, Observation, RejectReason
 from agent_runtime.guards import compile_action
+from contracts import BBox, ElementLabel, Observation, RejectReason
 
 
 def _obs() -> Observation:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from agent_runtime.contracts import BBox, ElementLabel, Observation
+from contracts import BBox, ElementLabel, Observation
 
 
 def el(

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 
-from agent_runtime.contracts import RecentHistory, TopState, action_ast_decoding_schema
-from agent_runtime.envs.miniwob_contracts import miniwob_contract
 from agent_runtime.middle.base import MiddleInput, MiddlePolicy
 from agent_runtime.middle.endpoint import EndpointMiddle
 from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
 from agent_runtime.top.base import TopLayer
 from agent_runtime.top.llm_top import LLMTop
+from contracts import RecentHistory, TopState, action_ast_decoding_schema
+from envs.miniwob.contracts import miniwob_contract
 
 from .helpers import FakeOpenAI, el, obs
 

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from agent_runtime.contracts import ActionAST, TopState
 from agent_runtime.middle.base import MiddleInput
 from agent_runtime.middle.endpoint import EndpointMiddle
 from agent_runtime.middle.grounded_schema import (
@@ -16,7 +15,8 @@ from agent_runtime.middle.grounded_schema import (
     typed_texts,
 )
 from agent_runtime.middle.prompt import render_middle_user_text
-from agent_runtime.top.commands import quoted_strings
+from contracts import ActionAST, TopState
+from contracts.command import quoted_strings
 from serving.batch import chat_many
 
 from .helpers import FakeOpenAI, el, obs

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from agent_runtime.contracts import ActionAST, TopState
+from agent_runtime.grounding import text_score
 from agent_runtime.middle.base import MiddleInput, MiddlePolicy
-from agent_runtime.middle.grounding import text_score
 from agent_runtime.middle.heuristic import HeuristicMiddle
-from agent_runtime.top.commands import parse_command
+from contracts import ActionAST, TopState
+from contracts.command import parse_command
 
 from .helpers import el, obs
 

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_runtime.contracts import ActionAST, TopState
 from agent_runtime.guards.compiler import compile_action
 from agent_runtime.middle.base import MiddleInput
-from agent_runtime.middle.endpoint import EndpointMiddle, response_format
+from agent_runtime.middle.endpoint import EndpointMiddle, step_schema
 from agent_runtime.middle.format import (
     FORMATS,
     PAPER,
@@ -25,6 +24,7 @@ from agent_runtime.middle.format import (
 )
 from agent_runtime.middle.grounded_schema import grounded_schema_from_text
 from agent_runtime.middle.prompt import middle_system_prompt, render_middle_user_text
+from contracts import ActionAST, TopState
 
 from .helpers import FakeOpenAI, el, obs
 
@@ -140,9 +140,7 @@ def test_a_textless_element_is_echoed_by_its_role_and_decoded_with_its_number() 
     pairs = {(p["label_text"]["const"], p["target"]["const"]) for p in clicks}
     assert pairs == {("textbox", 0), ("textbox", 1), ("no", 2)}  # no empty choice left
     # The endpoint builds the same schema from the live observation as offline eval from text.
-    assert response_format(inp, ECHO)["json_schema"]["schema"] == grounded_schema_from_text(
-        text, ECHO
-    )
+    assert step_schema(inp, ECHO) == grounded_schema_from_text(text, ECHO)
     # A dataset written before the field existed keeps its "" echoes.
     old = format_from_manifest(
         {"middle_format": {"name": "echo", "labels": "text_first", "echo_label": True}}

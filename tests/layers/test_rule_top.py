@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from agent_runtime.contracts import (
+from agent_runtime.top.base import TopLayer
+from agent_runtime.top.rule_top import RuleTop
+from contracts import (
     AccessSignal,
     EnvSpec,
     EvidenceObligation,
@@ -11,9 +13,7 @@ from agent_runtime.contracts import (
     RecentAction,
     RecentHistory,
 )
-from agent_runtime.envs.miniwob_contracts import miniwob_contract
-from agent_runtime.top.base import TopLayer
-from agent_runtime.top.rule_top import RuleTop
+from envs.miniwob.contracts import miniwob_contract
 
 from .helpers import el, obs
 

@@ -41,7 +41,7 @@ def test_merged_model_computes_base_plus_lora(smollm2, random_lora, tmp_path) ->
     from peft import PeftModel
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from training.models.merge import merge_adapter
+    from base_models.merge import merge_adapter
 
     out = tmp_path / "merged"
     record = merge_adapter(smollm2, random_lora, out)
@@ -62,8 +62,8 @@ def test_merged_model_computes_base_plus_lora(smollm2, random_lora, tmp_path) ->
 
 
 def test_merge_is_idempotent_and_refuses_to_overwrite(smollm2, random_lora, tmp_path) -> None:
-    from training.models.importer import sha256_of
-    from training.models.merge import MergeError, merge_adapter
+    from base_models.importer import sha256_of
+    from base_models.merge import MergeError, merge_adapter
 
     out = tmp_path / "merged"
     first = merge_adapter(smollm2, random_lora, out)
@@ -91,8 +91,8 @@ def test_merge_is_idempotent_and_refuses_to_overwrite(smollm2, random_lora, tmp_
 
 
 def test_merge_names_the_bad_input(smollm2, random_lora, tmp_path) -> None:
-    from training.models.merge import MergeError, merge_adapter
-    from training.tiny import build
+    from base_models.merge import MergeError, merge_adapter
+    from base_models.tiny import build
 
     with pytest.raises(MergeError, match=r"adapter_model\.safetensors"):
         merge_adapter(smollm2, smollm2, tmp_path / "a")  # a model directory, not an adapter

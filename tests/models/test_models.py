@@ -11,10 +11,10 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from base_models.importer import ImportError_, import_model, locate_wheel_file
+from base_models.precision import resolve
+from base_models.registry import REGISTRY_FILE, load_registry
 from pathwise.cli import app
-from training.models.importer import ImportError_, import_model, locate_wheel_file
-from training.models.registry import REGISTRY_FILE, load_registry
-from training.precision import resolve
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRY = load_registry().get("smollm2-135m-instruct")

@@ -13,7 +13,7 @@ from planner.documents import (
     ProgramsDoc,
     Provenance,
 )
-from planner.solve import SolverConfig
+from planner.solver_config import SolverConfig
 
 P = Provenance(source="test", start=0, end=1)
 

@@ -10,10 +10,11 @@ import yaml
 from planner_fixtures import catalog, course
 from typer.testing import CliRunner
 
+from common.embedder import EmbedderError, load_embedder
 from pathwise.cli import app
 from planner import utility
 from planner.documents import CourseRef, save_docs
-from planner.embedding import InterestModelError, course_text, embedding_interest, load_model
+from planner.embedding import course_text, embedding_interest
 from planner.hypergraph import compile_graph
 from planner.profile import Request
 from planner.utility import course_utility, direct_interest, lexical_interest, load_config
@@ -126,30 +127,30 @@ def test_config_switch_routes_to_embedding(graph, tiny_model):
 def test_missing_model_names_path_and_config_file(graph, tmp_path, monkeypatch):
     missing = str(tmp_path / "no-such-model")
     req = Request(program="P", interests=["programming"])
-    with pytest.raises(InterestModelError) as exc:
+    with pytest.raises(EmbedderError) as exc:
         course_utility(graph, req, interest_model=missing)
     assert missing in str(exc.value) and "--interest-model" in str(exc.value)
     # The default config file asking for it: the error names that file.
     monkeypatch.setattr(utility, "load_config", lambda: _embedding_cfg(missing))
-    with pytest.raises(InterestModelError) as exc:
+    with pytest.raises(EmbedderError) as exc:
         course_utility(graph, req)
     assert missing in str(exc.value) and str(utility.CONFIG) in str(exc.value)
     cfg_file = tmp_path / "utility.yaml"
     cfg_file.write_text(yaml.safe_dump(_embedding_cfg(missing)))
-    with pytest.raises(InterestModelError) as exc:
+    with pytest.raises(EmbedderError) as exc:
         direct_interest(graph, req.interests, load_config(str(cfg_file)), str(cfg_file))
     assert missing in str(exc.value) and str(cfg_file) in str(exc.value)
     bogus = {**load_config(), "interest": {"backend": "bogus"}}
-    with pytest.raises(InterestModelError, match="bogus"):
+    with pytest.raises(EmbedderError, match="bogus"):
         direct_interest(graph, req.interests, bogus, str(cfg_file))
 
 
 def test_missing_package_says_what_to_install(monkeypatch):
-    load_model.cache_clear()
+    load_embedder.cache_clear()
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)  # import now fails
-    with pytest.raises(InterestModelError, match=r"\[embed\]"):
-        load_model("any")
-    load_model.cache_clear()
+    with pytest.raises(EmbedderError, match=r"\[embed\]"):
+        load_embedder("any")
+    load_embedder.cache_clear()
 
 
 def test_cli_interest_model(tmp_path, tiny_model):

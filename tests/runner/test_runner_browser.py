@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
-from agent_runtime.envs.miniwob_contracts import miniwob_contracts, write_contracts
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
 from agent_runtime.runner.traces import iter_rows, trace_files
+from contracts.step_row import RolloutOutcome, StepRow
+from envs.miniwob.contracts import miniwob_contracts, write_contracts
 
 pytestmark = pytest.mark.browser
 

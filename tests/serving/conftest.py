@@ -111,7 +111,7 @@ def tiny_text(tmp_path_factory) -> Path:
     pytest.importorskip("transformers", reason="needs the [train] extra")
     import torch
 
-    from training.tiny import build_text
+    from base_models.tiny import build_text
 
     torch.set_num_threads(1)  # shared two-core machines: one thread is faster
     return build_text(tmp_path_factory.mktemp("tiny") / "text")

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from base_models.hardware import cpu_bf16_unit, cpu_flags
 from serving.client import ChatClient
-from serving.hardware import cpu_bf16_unit, cpu_flags
 from serving.protocol import build_messages, drop_images, has_images
 from serving.vllm_args import (
     Adapter,

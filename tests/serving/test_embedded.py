@@ -38,8 +38,8 @@ def test_schema_valid_for_base_and_adapter(backend, messages, small_schema, chec
 
 
 def test_real_action_ast_schema(backend, messages):
-    from agent_runtime.contracts import action_ast_decoding_schema
-    from agent_runtime.contracts.actions import ActionAST
+    from contracts import action_ast_decoding_schema
+    from contracts.actions import ActionAST
 
     schema = action_ast_decoding_schema()
     res = backend.chat(messages, schema, max_tokens=400)
@@ -92,8 +92,8 @@ def test_vl_student_with_screenshot(tmp_path_factory, small_schema, check_small)
     """A tiny Qwen3-VL answers a screenshot + text prompt with schema-valid JSON on CPU."""
     from PIL import Image
 
+    from base_models.tiny import build_vl
     from serving.embedded import EmbeddedBackend
-    from training.tiny import build_vl
 
     model_dir = build_vl(tmp_path_factory.mktemp("tiny") / "vl")
     backend = EmbeddedBackend(model_dir)

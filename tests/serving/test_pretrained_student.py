@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from agent_runtime.contracts import TopState
 from agent_runtime.guards.compiler import compile_action
 from agent_runtime.middle.base import MiddleInput
-from agent_runtime.middle.endpoint import build_messages, response_format
+from agent_runtime.middle.endpoint import build_messages, step_schema
 from agent_runtime.middle.format import FORMATS
+from contracts import TopState
 from serving.launch import serve_env_available
 from tests.layers.helpers import el, obs
 
@@ -28,7 +28,7 @@ STEP = MiddleInput(
 
 def _schemas() -> dict[str, dict]:
     return {
-        kind: response_format(STEP if kind == "grounded" else None, ECHO)["json_schema"]["schema"]
+        kind: step_schema(STEP if kind == "grounded" else None, ECHO)
         for kind in ("global", "grounded")
     }
 

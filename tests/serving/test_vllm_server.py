@@ -55,8 +55,8 @@ def test_schema_valid_json_and_usage(server, model, messages, small_schema, chec
 
 
 def test_real_action_ast_schema(server, messages):
-    from agent_runtime.contracts import action_ast_decoding_schema
-    from agent_runtime.contracts.actions import ActionAST
+    from contracts import action_ast_decoding_schema
+    from contracts.actions import ActionAST
 
     with ChatClient(server.base_url, "student", vision=False, timeout=120) as cl:
         items = chat_many(
@@ -81,12 +81,12 @@ def test_live_insertion_through_the_endpoint(server, tmp_path):
     """MiniWoB episodes end to end with the served adapter as the middle layer: the rule top,
     guards and executor are fixed; every step row carries the endpoint's raw text, its
     guard labels and token usage."""
-    from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
-    from agent_runtime.envs.miniwob_contracts import miniwob_contracts
     from agent_runtime.runner.batch import run_batch
     from agent_runtime.runner.config import MiddleSpec, RunConfig
     from agent_runtime.runner.factories import resources_for
     from agent_runtime.runner.traces import iter_rows, trace_files
+    from contracts.step_row import RolloutOutcome, StepRow
+    from envs.miniwob.contracts import miniwob_contracts
 
     contracts = miniwob_contracts(["click-button", "enter-text"], [1])
     cfg = RunConfig(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from agent_runtime.contracts import AccessSignal, BBox, ElementLabel, Observation, RecentHistory
-from agent_runtime.envs.sites.pairing import make_contract
-from agent_runtime.envs.sites.world import generate_world
 from agent_runtime.top.contract_top import ContractTop
 from agent_runtime.top.llm_top import LLMTop
+from contracts import AccessSignal, BBox, ElementLabel, Observation, RecentHistory
+from envs.sites.pairing import make_contract
+from envs.sites.world import generate_world
 
 W = generate_world()
 BOX = BBox(x=0, y=0, width=10, height=10)

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from agent_runtime.contracts import ContractRef, Observation, StepRow, TopState
-from agent_runtime.contracts.intent import IntentContract
-from agent_runtime.envs.sites import gates
-from agent_runtime.envs.sites.pairing import make_contract
-from agent_runtime.envs.sites.world import generate_world
+from contracts import ContractRef, Observation, StepRow, TopState
+from contracts.intent import IntentContract
+from envs.sites import gates
+from envs.sites.pairing import make_contract
+from envs.sites.world import generate_world
 
 W = generate_world()
 

@@ -6,10 +6,10 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from agent_runtime.envs.sites.app import build_app
-from agent_runtime.envs.sites.runtime import SiteWorld
-from agent_runtime.envs.sites.world import generate_world
-from agent_runtime.envs.webapp import LoopbackOnly
+from envs.sites.app import build_app
+from envs.sites.runtime import SiteWorld
+from envs.sites.world import generate_world
+from envs.webapp import LoopbackOnly
 
 W = generate_world()
 

@@ -13,14 +13,14 @@ from pathlib import Path
 import gymnasium
 import pytest
 
-from agent_runtime.contracts.step_row import RolloutOutcome, StepRow
-from agent_runtime.envs.miniwob_contracts import write_contracts
-from agent_runtime.envs.sites.pairing import world_contracts
-from agent_runtime.envs.sites.world import generate_world
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
 from agent_runtime.runner.traces import iter_rows, trace_files
+from contracts.step_row import RolloutOutcome, StepRow
+from envs.miniwob.contracts import write_contracts
+from envs.sites.pairing import world_contracts
+from envs.sites.world import generate_world
 
 pytestmark = pytest.mark.browser
 W = generate_world()

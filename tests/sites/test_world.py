@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from agent_runtime.contracts.intent import ContractFileError, load_contracts
-from agent_runtime.envs.miniwob_contracts import write_contracts
-from agent_runtime.envs.sites.audit import audit_pairing, audit_world
-from agent_runtime.envs.sites.model import MODES, World
-from agent_runtime.envs.sites.pairing import split_of, world_contracts
-from agent_runtime.envs.sites.runtime import load_world
-from agent_runtime.envs.sites.world import generate_world
-from agent_runtime.envs.webapp import DataFileError, load_model_file, write_model_file
+from contracts.intent import ContractFileError, load_contracts
+from envs.miniwob.contracts import write_contracts
+from envs.sites.audit import audit_pairing, audit_world
+from envs.sites.model import MODES, World
+from envs.sites.pairing import split_of, world_contracts
+from envs.sites.runtime import load_world
+from envs.sites.world import generate_world
+from envs.webapp import DataFileError, load_model_file, write_model_file
 
 W = generate_world()
 CONTRACTS = world_contracts(W)
@@ -49,7 +49,7 @@ def test_pairing_audit_catches_a_dropped_constraint_and_a_pointless_policy() -> 
     dropped = c.model_copy(update={"hard_constraints": c.hard_constraints[1:]})
     assert "base_hard_constraint_dropped" in audit_pairing(dropped, W)
     docs_lookup = next(x for x in CONTRACTS if x.base_task_id == "docs-02")
-    from agent_runtime.contracts.persona import PersonaPolicy
+    from contracts.persona import PersonaPolicy
 
     local = docs_lookup.model_copy(update={"persona": PersonaPolicy.named("local_context_planner")})
     assert "policy_cannot_change_route" in audit_pairing(local, W)

@@ -15,14 +15,14 @@ except ImportError:
 
 @pytest.fixture(scope="session")
 def tiny_vl(tmp_path_factory) -> Path:
-    from training.tiny import build
+    from base_models.tiny import build
 
     return build("vl", tmp_path_factory.mktemp("tiny") / "vl")
 
 
 @pytest.fixture(scope="session")
 def tiny_text(tmp_path_factory) -> Path:
-    from training.tiny import build
+    from base_models.tiny import build
 
     return build("text", tmp_path_factory.mktemp("tiny") / "text")
 

@@ -236,7 +236,7 @@ def test_training_package_stands_apart():
     """training/ reads datasets from disk and knows no agent: importing it pulls in neither."""
     code = (
         "import sys, training, training.sft, training.sft_config, training.data, "
-        "training.checkpoints, training.tiny, training.tiny_data\n"
+        "training.checkpoints, base_models.tiny, training.tiny_data\n"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('agent_runtime', 'data_export')]\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_runtime.contracts.guard_labels import AccessSignal
-from agent_runtime.contracts.step_row import ContractRef, Gates, RolloutOutcome
+from contracts.guard_labels import AccessSignal
+from contracts.step_row import ContractRef, Gates, RolloutOutcome
 
 FIXTURE = Path(__file__).parent / "fixtures" / "runs"
 

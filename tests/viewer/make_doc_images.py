@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image
 
 from agent_runtime.browser.launch import BrowserSession
-from agent_runtime.envs.webapp import AppServer
+from envs.webapp import AppServer
 from evals.audit.app import create_app as audit_app
 from evals.audit.config import load_settings
 from evals.audit.create import create_study

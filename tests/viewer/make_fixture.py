@@ -18,14 +18,14 @@ from pathlib import Path
 
 from PIL import Image
 
-from agent_runtime.contracts.actions import ActionAST, ClickAction
-from agent_runtime.envs.miniwob_contracts import miniwob_contract, write_contracts
 from agent_runtime.middle.base import MiddleInput, MiddleOutput
 from agent_runtime.middle.heuristic import HeuristicMiddle
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import WorkerResources
 from agent_runtime.top.rule_top import RuleTop
+from contracts.actions import ActionAST, ClickAction
+from envs.miniwob.contracts import miniwob_contract, write_contracts
 
 ROOT = Path(__file__).parent / "fixtures" / "runs"
 CONTRACTS = [("click-checkboxes", 101), ("enter-text", 100), ("click-button", 100)]

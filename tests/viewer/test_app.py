@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
-from agent_runtime.envs.webapp import AppServer, LoopbackOnly
+from envs.webapp import AppServer, LoopbackOnly
 from evals.viewer.app import create_app
 from pathwise.cli import app as cli
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agent_runtime.browser.launch import CHROMIUM_PATH, BrowserSession
-from agent_runtime.envs.webapp import AppServer
+from envs.webapp import AppServer
 from evals.viewer.app import create_app
 
 from .conftest import append, crafted_outcomes

@@ -7,7 +7,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from agent_runtime.envs.webapp import AppServer, LoopbackOnly, is_loopback
+from envs.webapp import AppServer, LoopbackOnly, is_loopback
 
 
 def _app() -> FastAPI:

@@ -1,5 +1,0 @@
-"""Prerequisite prose to the clause AST: KnowPlan, "Deterministic-first parsing"."""
-
-from agent_runtime.catalog.prereq.parser import ParseResult, Span, parse_prereq
-
-__all__ = ["ParseResult", "Span", "parse_prereq"]

@@ -1,0 +1,222 @@
+"""`pathwise catalog ...`: KnowPlan's CatalogBrowse end to end (snapshots, gate, agent, verify,
+the prerequisite parser); `pathwise catalog eval` is mounted onto this group by evals/catalog.
+Each command imports what it needs when it runs, so `--help` stays fast."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from common.cli import fail as _fail
+
+app = typer.Typer(
+    help="CatalogBrowse: frozen catalog snapshots, the agent, verify and eval.",
+    no_args_is_help=True,
+)
+snapshot_app = typer.Typer(
+    help="Write a frozen snapshot (site/ is served, gold/ never is).", no_args_is_help=True
+)
+app.add_typer(snapshot_app, name="snapshot")
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and any(out.iterdir()):
+        _fail(f"{out} exists and is not empty; choose a new --out (nothing is overwritten)")
+
+
+@snapshot_app.command("synth")
+def snapshot_synth(
+    family: str = typer.Option(..., help="courseleaf | acalog | api | pdf | custom"),
+    seed: int = typer.Option(0, help="institution seed (same seed, same school)"),
+    out: Path = typer.Option(..., help="output directory: OUT/site and OUT/gold"),
+    masked: bool = typer.Option(
+        False, help="masked-source track: hide a stratified 10% of index pages"
+    ),
+) -> None:
+    """A seeded synthetic institution in one platform family, with its gold documents."""
+    from envs.catalog.synth.build import build_synth
+
+    _check_out(out)
+    try:
+        meta = build_synth(family, seed, out, masked)
+    except ValueError as exc:
+        _fail(str(exc))
+    typer.echo(
+        f"{family} seed {seed} ({meta['track']}): {out / 'site'} (served), {out / 'gold'} "
+        f"(gold; {len(meta['masked_pages'])} masked pages, {len(meta['masked_entities'])} masked "
+        "entities)"
+    )
+
+
+@snapshot_app.command("stolaf")
+def snapshot_stolaf(
+    out: Path = typer.Option(..., help="output directory: OUT/site and OUT/gold"),
+    src: Path = typer.Option(
+        Path("../shared/data/catalogs"), help="folder with stolaf-courses/ (real records)"
+    ),
+    docs: Path = typer.Option(
+        Path("data/catalogs/stolaf"), help="the converted St. Olaf documents (gold)"
+    ),
+    masked: bool = typer.Option(False, help="masked-source track"),
+) -> None:
+    """St. Olaf College rendered from the real course records and requirement files."""
+    from envs.catalog.stolaf import build_stolaf
+    from planner.documents import DocumentError
+
+    _check_out(out)
+    try:
+        meta = build_stolaf(src, docs, out, masked)
+    except (FileNotFoundError, DocumentError) as exc:
+        _fail(str(exc))
+    typer.echo(f"St. Olaf ({meta['track']}): {out / 'site'}, gold {out / 'gold'}")
+
+
+@app.command("serve")
+def serve(
+    directory: Path = typer.Argument(..., help="a snapshot directory (the one with manifest.json)"),
+    no_budget: bool = typer.Option(
+        False, help="no page budget (for the exhaustive reference crawler)"
+    ),
+) -> None:
+    """Serve a snapshot through its precommit gate on 127.0.0.1 (a free port) until Ctrl-C."""
+    from envs.catalog.gate import Budgets
+    from envs.catalog.server import serve as serve_snapshot
+    from envs.catalog.snapshot import SnapshotError
+
+    try:
+        server, _gate = serve_snapshot(directory, Budgets(pages=None) if no_budget else None)
+    except SnapshotError as exc:
+        _fail(str(exc))
+    server.start()
+    typer.echo(
+        f"serving {directory} at {server.url} (root {_gate.snapshot.manifest.root}); Ctrl-C stops"
+    )
+    server.serve_forever()
+
+
+@app.command("browse")
+def browse(
+    source: str = typer.Argument(
+        ..., help="gate URL (from `catalog serve`) or a snapshot directory"
+    ),
+    out: Path = typer.Option(..., help="run directory: three documents, receipts, certificate"),
+    policy: str = typer.Option("catalogbrowse", help="catalogbrowse | bfs | exhaustive"),
+    endpoint: str = typer.Option(
+        None, help="clause model: OpenAI-compatible endpoint (vLLM, embedded)"
+    ),
+    served_name: str = typer.Option(None, help="clause model: served model name at --endpoint"),
+    model_dir: Path = typer.Option(None, help="clause model: run this checkpoint in-process"),
+    adapter: Path = typer.Option(None, help="clause model: LoRA adapter for --model-dir"),
+) -> None:
+    """Run CatalogBrowse (or a baseline) over a snapshot; progress shows pages opened."""
+    from tqdm import tqdm
+
+    from catalogbrowse.agent import browse as run_browse
+    from envs.catalog.gate import Budgets
+    from envs.catalog.server import serve as serve_snapshot
+    from envs.catalog.snapshot import SnapshotError
+
+    _check_out(out)
+    model = None
+    if endpoint or model_dir:
+        from catalogbrowse.backend import clause_model
+
+        try:
+            model = clause_model(endpoint, served_name, model_dir, adapter)
+        except (ValueError, OSError) as exc:
+            _fail(str(exc))
+    bar = tqdm(desc=f"{policy} pages", unit="page")
+
+    def tick(n: int) -> None:
+        bar.update(n - bar.n)
+
+    local = Path(source)
+    if local.is_dir():
+        try:
+            server, _ = serve_snapshot(
+                local, Budgets(pages=None) if policy == "exhaustive" else None
+            )
+        except SnapshotError as exc:
+            _fail(str(exc))
+        with server:
+            result = run_browse(server.url, out, policy, model, progress=tick)
+        cert = json.loads((out / "certificate.json").read_text())
+        cert["snapshot_dir"] = str(local.resolve())
+        (out / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
+    else:
+        result = run_browse(source, out, policy, model, progress=tick)
+    bar.close()
+    typer.echo(
+        f"{policy}: stopped by {result.stop} after {result.pages} pages, {result.model_calls} "
+        "model "
+        f"calls; certificate {'holds' if result.certificate['holds'] else 'does NOT hold'}; {out}"
+    )
+
+
+@app.command("verify")
+def verify(
+    run: Path = typer.Argument(..., help="a run directory from `catalog browse`"),
+    snapshot: Path = typer.Option(None, help="the snapshot (default: the one the run recorded)"),
+) -> None:
+    """Recompute the closure certificate from the receipts and the snapshot; exit 1 on any gap."""
+    from catalogbrowse.verify import verify_run
+    from envs.catalog.snapshot import SnapshotError
+
+    try:
+        verdict = verify_run(run, snapshot)
+    except SnapshotError as exc:
+        _fail(str(exc))
+    for gap in verdict.gaps:
+        typer.echo(f"gap: {gap}")
+    if not verdict.ok:
+        typer.echo(f"{run}: certificate does NOT verify ({len(verdict.gaps)} gaps)")
+        raise typer.Exit(1)
+    typer.echo(f"{run}: certificate verifies ({verdict.certificate['summary']})")
+
+
+@app.command("parse-prereq")
+def parse_prereq(
+    text: str = typer.Argument(..., help="one prerequisite string"),
+    as_json: bool = typer.Option(
+        False, "--json", help='exactly one JSON object: {"ast": ..., "unresolved": [...]}'
+    ),
+    model: bool = typer.Option(
+        False, "--model", help="allow the clause-model fallback on untyped spans"
+    ),
+    endpoint: str = typer.Option(None, help="fallback: OpenAI-compatible endpoint"),
+    served_name: str = typer.Option(None, help="fallback: served model name"),
+    model_dir: Path = typer.Option(None, help="fallback: checkpoint run in-process"),
+    adapter: Path = typer.Option(None, help="fallback: LoRA adapter for --model-dir"),
+) -> None:
+    """A prerequisite string to its typed clause AST (grammar first; --model for the fallback)."""
+    from catalogbrowse.emit import type_prose
+
+    fb = None
+    if model:
+        from catalogbrowse.backend import clause_model
+
+        try:
+            cm = clause_model(endpoint, served_name, model_dir, adapter)
+        except (ValueError, OSError) as exc:
+            _fail(str(exc))
+        fb = lambda span: cm(span).clause  # noqa: E731
+    clause, by_model, left = type_prose(text, fb)
+    ast = clause.prerequisite.model_dump(mode="json") if clause.prerequisite is not None else None
+    if as_json:
+        sys.stdout.write(json.dumps({"ast": ast, "unresolved": left}) + "\n")
+        return
+    typer.echo(json.dumps(ast, indent=1))
+    if clause.recommended:
+        typer.echo(f"recommended: {', '.join(clause.recommended)}")
+    for s in by_model:
+        typer.echo(f"typed by the model: {s!r}")
+    for s in left:
+        typer.echo(f"unresolved: {s!r}")
+
+
+def register(root: typer.Typer) -> typer.Typer:
+    root.add_typer(app, name="catalog")
+    return app

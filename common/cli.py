@@ -1,0 +1,49 @@
+"""What every `pathwise` sub-command shares: one-line errors with exit code 2, and the options
+that mean the same thing everywhere (declared once here, so their help never drifts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+
+def fail(exc: BaseException | str) -> NoReturn:
+    """One line on stderr, `error: ...`, and exit code 2; never a traceback."""
+    typer.echo(f"error: {' '.join(str(exc).split())}", err=True)
+    raise typer.Exit(2)
+
+
+Endpoint = Annotated[
+    str | None,
+    typer.Option(
+        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1; several replicas of one "
+        "server comma-separated (requests go round-robin).",
+    ),
+]
+ServedModel = Annotated[
+    str | None, typer.Option("--model", help="Served model or LoRA adapter name at --endpoint.")
+]
+Vision = Annotated[
+    bool, typer.Option("--vision/--text-only", help="Send the screenshot as an image part.")
+]
+GroundedSchema = Annotated[
+    bool,
+    typer.Option(
+        "--grounded-schema/--global-schema",
+        help="Decode each step with its grounded schema (target among the visible labels, typed "
+        "text the command's payload) instead of the global Action AST schema.",
+    ),
+]
+MiddleFormat = Annotated[
+    str,
+    typer.Option(
+        help="The served student's interface format: paper (the default), text-first or echo "
+        "(text-first label lines, the answer names the target's text).",
+    ),
+]
+Workers = Annotated[int, typer.Option(min=1, help="Parallel browsers.")]
+StepCap = Annotated[int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object only.")]
+NewOut = Annotated[Path, typer.Option(help="New output folder (never overwritten).")]

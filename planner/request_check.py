@@ -1,0 +1,34 @@
+"""A request checked against the compiled catalog: KnowPlan, DegreeMap "Typed requirement graph".
+
+Names the catalog does not have stop the run with the field that holds them (never guessed).
+"""
+
+from __future__ import annotations
+
+from planner.calendar import start_index
+from planner.hypergraph import Hypergraph
+from planner.profile import Request, RequestError
+
+
+def check_request(graph: Hypergraph, req: Request, source: str = "request") -> None:
+    """Names in the request that the catalog does not have stop the run (never guessed)."""
+    known = ", ".join(sorted(graph.programs)) or "none"
+    for field, pid in [("program", req.program)] + [("tracks", t) for t in req.tracks]:
+        if pid is not None and pid not in graph.programs:
+            raise RequestError(
+                f"{source}: at $.{field}: {pid!r} is not a program of programs.json ({known})"
+            )
+    fw = req.ge_framework
+    if fw is not None and fw != "none" and fw not in graph.frameworks:
+        known_fw = ", ".join(sorted(graph.frameworks)) or "none"
+        raise RequestError(
+            f"{source}: at $.ge_framework: {fw!r} is not a framework of ge.json "
+            f"({known_fw}, or none)"
+        )
+    for i, cid in enumerate(req.completed):
+        if cid not in graph.courses:
+            raise RequestError(f"{source}: at $.completed[{i}]: {cid!r} is not in courses.json")
+    try:
+        start_index(graph.calendar, graph.term_cycle, req)
+    except RequestError as exc:
+        raise RequestError(f"{source}: at $.start_term: {str(exc).split(': ', 1)[1]}") from None

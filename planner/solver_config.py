@@ -1,0 +1,46 @@
+"""Settings of the lexicographic ladder: KnowPlan, DegreeMap "Exact planning" (budgets, stages)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+CONFIG = Path(__file__).parent / "config" / "solver.yaml"
+
+
+@dataclass
+class SolverConfig:
+    horizon_terms: int = 12
+    time_budget_s: float = 60.0
+    workers: int = 1
+    random_seed: int = 0
+    top_k: int = 3
+    min_hamming: int = 2
+    utility_scale: int = 1000
+    stages: list[str] = field(
+        default_factory=lambda: ["horizon", "load", "utility", "option", "tiebreak"]
+    )
+    explain_extra_terms: int = 4
+    explain_time_s: float = 30.0
+    cp_sat: dict[str, Any] = field(default_factory=dict)
+    cover_cuts: bool = True
+    option_scale: int = 10
+    weighted_sum: dict[str, int] = field(
+        default_factory=lambda: {"horizon": 100000, "load": 2000, "utility": 10, "option": 1}
+    )
+    # `--interest-model`: the embedding I0 with this model, over utility.yaml's `interest` block.
+    interest_model: str | None = None
+
+    @classmethod
+    def load(cls, path: str | Path = CONFIG, **overrides: Any) -> SolverConfig:
+        data = {**_read_yaml(str(path)), **{k: v for k, v in overrides.items() if v is not None}}
+        return cls(**data)
+
+
+@lru_cache(maxsize=4)
+def _read_yaml(path: str) -> dict[str, Any]:
+    return yaml.safe_load(Path(path).read_text())

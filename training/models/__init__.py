@@ -1,5 +1,0 @@
-"""Base models as data: the registry of known bases and the importer that makes them local."""
-
-from training.models.registry import ModelEntry, Registry, load_registry
-
-__all__ = ["ModelEntry", "Registry", "load_registry"]
