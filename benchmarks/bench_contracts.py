@@ -19,8 +19,8 @@ from pathlib import Path
 from agent_runtime.runner.batch import run_batch
 from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
+from common.outputs import write_json
 from contracts.intent import load_contracts
-from evals._out import write_json
 from evals.contracts.bench import score_run
 from evals.contracts.report import render
 

@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from common.outputs import write_json
 from contracts.intent import load_contracts
-from evals._out import write_json
 from evals.contracts.bench import score_run
 from evals.contracts.report import render
 from evals.live.report import pct

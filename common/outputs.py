@@ -7,7 +7,6 @@ the target path, and an output that exists is refused before any work is done.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
@@ -24,8 +23,10 @@ class OutputExistsError(FileExistsError):
 def refuse_existing(out: Path, overwrite: bool = False, flag: str | None = None) -> None:
     """Refuse early, before any work, when `out` exists; `flag` names the command's override."""
     if Path(out).exists() and not overwrite:
-        hint = f"pass {flag}, or choose a new --out" if flag else "choose a new --out"
-        raise OutputExistsError(f"refusing to overwrite existing output {out}: {hint}")
+        hint = f"pass {flag} or choose a new --out" if flag else "choose a new --out"
+        raise OutputExistsError(
+            f"refusing to overwrite {out}: outputs are never overwritten; {hint}"
+        )
 
 
 def _tmp_beside(out: Path) -> Path:
@@ -79,8 +80,3 @@ def atomic_file(out: Path, overwrite: bool = False, flag: str | None = None) -> 
 
 def write_json(path: Path, obj: Any) -> None:
     Path(path).write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def sha256_file(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()

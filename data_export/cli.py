@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from common.cli import fail
+
 export_app = typer.Typer(
     help="Export SFT datasets (middle layer; clause-to-AST).", no_args_is_help=True
 )
@@ -36,11 +38,6 @@ def _table(rows: list[tuple[str, object]], title: str) -> None:
         typer.echo(f"  {k:<{width}}  {v:>8}" if isinstance(v, int) else f"  {k:<{width}}  {v}")
 
 
-def _fail(e: Exception) -> None:
-    typer.secho(f"error: {e}", fg="red", err=True)
-    raise typer.Exit(2) from e
-
-
 @export_app.command("sft")
 def sft(
     traces: Path = typer.Option(..., help="Trace directory: **/*.jsonl step rows + screenshots."),
@@ -62,13 +59,13 @@ def sft(
 ) -> None:
     """Guarded step rows -> middle-layer SFT records (WebRider Appendix E filters and split)."""
     from agent_runtime.middle.format import get_format
+    from common.outputs import OutputExistsError
     from data_export.middle.export import SFTExportConfig, export_sft
-    from data_export.output import OutputExistsError
 
     try:
         fmt = get_format(middle_format)
     except ValueError as e:
-        _fail(e)
+        fail(e)
 
     cfg = SFTExportConfig(
         traces=traces,
@@ -85,7 +82,7 @@ def sft(
         m = export_sft(cfg, progress)
     except (OutputExistsError, FileNotFoundError, ValueError) as e:
         close()
-        _fail(e)
+        fail(e)
     close()
     c, s = m["counts"], m["split"]
     rows: list[tuple[str, object]] = [("step rows read", c["step_rows"])]
@@ -122,8 +119,8 @@ def clauses(
     exclude: Path = typer.Option(None, help="Held-out strings (JSONL {text}) never trained on."),
 ) -> None:
     """Synthetic catalog prerequisite spans -> clause-AST records (KnowPlan deterministic-first)."""
+    from common.outputs import OutputExistsError
     from data_export.clauses.export import ClauseExportConfig, export_clauses
-    from data_export.output import OutputExistsError
 
     cfg = ClauseExportConfig(
         out=out,
@@ -141,7 +138,7 @@ def clauses(
         m = export_clauses(cfg, progress)
     except (OutputExistsError, ValueError) as e:
         close()
-        _fail(e)
+        fail(e)
     close()
     c, s = m["counts"], m["split"]
     rows: list[tuple[str, object]] = [("records", c["records"]), ("distinct ASTs", c["asts"])]

@@ -33,7 +33,7 @@ def offline(
     grounded_schema: GroundedSchema = False,
 ) -> None:
     """Held-out post-guard prediction: AST validity, action match, target match (Appendix E)."""
-    from evals._out import OutExistsError
+    from common.outputs import OutputExistsError
     from evals.offline.report import pct
     from evals.offline.run import OfflineConfig, run_offline
 
@@ -59,7 +59,7 @@ def offline(
     )
     try:
         res = run_offline(cfg)
-    except (OutExistsError, FileNotFoundError, KeyError, ValueError, RuntimeError) as e:
+    except (OutputExistsError, FileNotFoundError, KeyError, ValueError, RuntimeError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     m = res["metrics"]
@@ -100,8 +100,8 @@ def live(
 ) -> None:
     """Insert a middle behind the fixed rule top, guards and executor; pair with a reference run."""
     from agent_runtime.runner.batch import RunDirError
+    from common.outputs import OutputExistsError
     from contracts.intent import ContractFileError
-    from evals._out import OutExistsError
     from evals.live.pairing import PairingError
     from evals.live.report import pct
     from evals.live.run import LiveConfig, run_live
@@ -131,7 +131,7 @@ def live(
     try:
         res = run_live(cfg)
     except (
-        OutExistsError,
+        OutputExistsError,
         ContractFileError,
         PairingError,
         RunDirError,

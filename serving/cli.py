@@ -9,10 +9,7 @@ from pathlib import Path
 
 import typer
 
-
-def _fail(e: Exception) -> None:
-    typer.secho(f"error: {e}", fg="red", err=True)
-    raise typer.Exit(2) from e
+from common.cli import fail
 
 
 def _wait_for_ctrl_c(is_alive=None) -> None:
@@ -87,10 +84,10 @@ def serve(
             extra_args=extra,
         )
     except ValueError as e:
-        _fail(e)
+        fail(e)
     if embedded:
         if replicas > 1:
-            _fail(ValueError("--embedded runs one in-process server; --replicas is for vLLM"))
+            fail(ValueError("--embedded runs one in-process server; --replicas is for vLLM"))
         _serve_embedded(cfg, "float32" if dtype == "auto" else dtype)
         return
     from serving.launch import ServeError
@@ -99,7 +96,7 @@ def serve(
     try:
         group = ServerReplicas(cfg, replicas, log_path=log, startup_timeout=startup_timeout)
     except (ServeError, ValueError) as e:
-        _fail(e)
+        fail(e)
     for server in group.servers:
         where = server.placement
         typer.echo(
@@ -114,7 +111,7 @@ def serve(
         typer.echo("Ctrl-C to stop.")
         _wait_for_ctrl_c(group.alive)
     except ServeError as e:
-        _fail(e)
+        fail(e)
     finally:
         typer.echo("stopping ...")
         codes = group.stop()
@@ -126,7 +123,7 @@ def _serve_embedded(cfg, dtype: str) -> None:
     from serving.embedded_http import EmbeddedServer
 
     if len(cfg.adapters) > 1:
-        _fail(ValueError("--embedded serves one adapter; start one server per student"))
+        fail(ValueError("--embedded serves one adapter; start one server per student"))
     ad = cfg.adapters[0] if cfg.adapters else None
     backend = EmbeddedBackend(
         cfg.base,

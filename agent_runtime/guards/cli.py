@@ -9,6 +9,8 @@ from typing import Any
 
 import typer
 
+from common.cli import fail
+
 guards_app = typer.Typer(help="Guard compiler tools (WebRider Tables 44-46).", no_args_is_help=True)
 
 
@@ -17,11 +19,11 @@ def _load_model(path: Path, model: Any, what: str) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        _fail(f"{path}: cannot read {what} file: {e.strerror or e}")
+        fail(f"{path}: cannot read {what} file: {e.strerror or e}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        _fail(f"{path}: line {e.lineno} column {e.colno}: invalid JSON: {e.msg}")
+        fail(f"{path}: line {e.lineno} column {e.colno}: invalid JSON: {e.msg}")
     from pydantic import ValidationError
 
     try:
@@ -30,12 +32,7 @@ def _load_model(path: Path, model: Any, what: str) -> Any:
         first = e.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "(top level)"
         more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        _fail(f"{path}: invalid {what}: field '{field}': {first['msg']}{more}")
-
-
-def _fail(message: str) -> Any:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=2)
+        fail(f"{path}: invalid {what}: field '{field}': {first['msg']}{more}")
 
 
 @guards_app.command("check")

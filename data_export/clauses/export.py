@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from common.outputs import atomic_dir, refuse_existing, write_json
 from data_export import EXPORTER_VERSION
 from data_export.clauses.generator import generate
 from data_export.clauses.records import CLAUSE_SYSTEM_PROMPT, COLUMNS, build_record
 from data_export.dataset import save_splits
-from data_export.output import atomic_dir, check_out, write_json
 from data_export.split import (
     DEFAULT_EVAL_FRACTION,
     DEFAULT_SEED,
@@ -69,7 +69,7 @@ def export_clauses(
     t0 = time.perf_counter()
     progress = progress or (lambda stage, n: None)
     out = Path(cfg.out)
-    check_out(out, cfg.overwrite)
+    refuse_existing(out, cfg.overwrite, "--overwrite")
     records = []
     for i, g in enumerate(generate(cfg.n, cfg.seed, cfg.variants)):
         rec = build_record(g.span, g.clause, g.template_id, f"s{cfg.seed}-{i:07d}", g.style)
@@ -147,7 +147,7 @@ def export_clauses(
                 progress("write", 1)
                 yield {k: r[k] for k in COLUMNS}
 
-    with atomic_dir(out, cfg.overwrite) as tmp:
+    with atomic_dir(out, cfg.overwrite, "--overwrite") as tmp:
         scratch = out.parent / f".{out.name}.scratch-{tmp.name.rsplit('-', 1)[-1]}"
         save_splits({s: (lambda s=s: rows(s)) for s in (TRAIN, EVAL)}, features(), tmp, scratch)
         manifest["seconds"] = round(time.perf_counter() - t0, 3)

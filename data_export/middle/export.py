@@ -18,6 +18,7 @@ from typing import Any
 
 from agent_runtime.middle.format import PAPER, MiddleFormat
 from agent_runtime.middle.prompt import middle_system_prompt
+from common.outputs import atomic_dir, refuse_existing, write_json
 from contracts.step_row import StepRow
 from contracts.version import SCHEMA_VERSION
 from data_export import EXPORTER_VERSION
@@ -25,7 +26,6 @@ from data_export.dataset import save_splits
 from data_export.middle.filters import DEFAULT_MIN_CONFIDENCE, FILTER_REASONS, exclusion_reason
 from data_export.middle.reader import BadRows, SourceFile, find_trace_files, iter_step_rows
 from data_export.middle.records import COLUMNS, build_record, persona_criterion
-from data_export.output import atomic_dir, check_out, write_json
 from data_export.split import (
     DEFAULT_EVAL_FRACTION,
     DEFAULT_SEED,
@@ -191,7 +191,7 @@ def export_sft(cfg: SFTExportConfig, progress: Progress | None = None) -> dict[s
     t0 = time.perf_counter()
     root = Path(cfg.traces).resolve()
     out = Path(cfg.out)
-    check_out(out, cfg.overwrite)  # refuse before doing any work
+    refuse_existing(out, cfg.overwrite, "--overwrite")  # refuse before doing any work
     if not root.is_dir():
         raise FileNotFoundError(f"trace directory {cfg.traces} does not exist")
     if not 0.0 <= cfg.eval_fraction <= 1.0:
@@ -266,7 +266,7 @@ def export_sft(cfg: SFTExportConfig, progress: Progress | None = None) -> dict[s
         "sources": [s.as_dict() for s in sources],
         "warnings": warnings,
     }
-    with atomic_dir(out, cfg.overwrite) as tmp:
+    with atomic_dir(out, cfg.overwrite, "--overwrite") as tmp:
         scratch = out.parent / f".{out.name}.scratch-{tmp.name.rsplit('-', 1)[-1]}"
         sizes = save_splits(
             {s: (lambda s=s: _rows(pending, s, cfg.images, progress)) for s in (TRAIN, EVAL)},

@@ -7,16 +7,13 @@ from typing import Annotated
 
 import typer
 
+from common.cli import fail
+
 audit_app = typer.Typer(
     help="Blinded paired human audit (WebRider Appendix G): create a study from two arms' runs, "
     "serve it to raters on 127.0.0.1, report PCS, HCP, kappa and CGS agreement.",
     no_args_is_help=True,
 )
-
-
-def _fail(e: Exception) -> typer.Exit:
-    typer.echo(f"error: {e}", err=True)
-    return typer.Exit(2)
 
 
 @audit_app.command("create")
@@ -62,14 +59,14 @@ def create(
     except (ValidationError, OSError) as e:
         msg = e.errors()[0]["msg"] if isinstance(e, ValidationError) else str(e)
         msg = msg.removeprefix("Value error, ")
-        raise _fail(ValueError(f"settings: {msg}")) from None
+        fail(ValueError(f"settings: {msg}"))
     for d in arms:
         if not d.is_dir():
-            raise _fail(FileNotFoundError(f"{d}: no such run folder"))
+            fail(FileNotFoundError(f"{d}: no such run folder"))
     try:
         s = create_study(arms[0], arms[1], out, settings, contracts or [], gate_labels)
     except (StudyError, DesignError, OSError) as e:
-        raise _fail(e) from None
+        fail(e)
     typer.echo(
         f"study {s.path}: {s.pairs} pairs ({s.anchors} anchor{'' if s.anchors == 1 else 's'}) "
         f"of {s.shared_contracts} shared "
@@ -92,7 +89,7 @@ def serve(
     try:
         app = create_app(study)
     except StudyError as e:
-        raise _fail(e) from None
+        fail(e)
     server = AppServer(app, port=port).start()
     typer.echo(f"audit for {study} on {server.url}  (Ctrl-C to stop)")
     server.serve_forever()
@@ -107,7 +104,7 @@ def report(
 ) -> None:
     """PCS per rollout and pooled (Wilson), Wilcoxon signed-rank on paired PCS differences,
     net HCP and the exact sign test, Fleiss' kappa on anchors, automatic gates vs human labels."""
-    from evals._out import OutExistsError, fresh_dir
+    from common.outputs import OutputExistsError, atomic_dir
     from evals.audit.report import build_report, write_json
     from evals.audit.report_md import to_markdown
     from evals.audit.store import StudyError
@@ -116,9 +113,9 @@ def report(
         rep = build_report(study)
         md = to_markdown(rep)
         if out is not None:
-            with fresh_dir(out) as tmp:
+            with atomic_dir(out) as tmp:
                 (tmp / "report.md").write_text(md, encoding="utf-8")
                 write_json(rep, tmp / "report.json")
-    except (StudyError, OutExistsError) as e:
-        raise _fail(e) from None
+    except (StudyError, OutputExistsError) as e:
+        fail(e)
     typer.echo(md)

@@ -8,7 +8,6 @@ apart, for the report only). Rollout keys are numbered in a shuffled order so a 
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 from pydantic import BaseModel
 from tqdm import tqdm
 
+from common.outputs import atomic_file, refuse_existing
 from contracts.step_row import RolloutOutcome, StepRow
 from evals.audit.config import AuditSettings
 from evals.audit.design import Assignment, PlannedPair, assign, choose_pairs
@@ -83,8 +83,7 @@ def create_study(
     contract_files: list[Path] | None = None,
     gate_labels: bool = False,
 ) -> StudySummary:
-    if out.exists():
-        raise StudyError(f"{out} exists; a study is never overwritten (choose a new --out)")
+    refuse_existing(out)
     readers = {"A": RunReader(arm_a).refresh(), "B": RunReader(arm_b).refresh()}
     for arm, r in readers.items():
         if not r.rollouts:
@@ -107,20 +106,9 @@ def create_study(
         "arms": {arm: {"name": r.name, "path": str(r.run_dir)} for arm, r in readers.items()},
         "gate_labels": gate_labels,
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    tmp.unlink(missing_ok=True)
-    try:
-        with connect(tmp, create=True) as con:
-            write_schema(con, meta)
-            counts = _fill(con, pairs, assignments, finals, readers, index, rng)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    if out.exists():
-        tmp.unlink(missing_ok=True)
-        raise StudyError(f"{out} appeared while the study was written; left untouched")
-    os.rename(tmp, out)
+    with atomic_file(out) as tmp, connect(tmp, create=True) as con:
+        write_schema(con, meta)
+        counts = _fill(con, pairs, assignments, finals, readers, index, rng)
     return StudySummary(
         path=str(out),
         pairs=len(pairs),

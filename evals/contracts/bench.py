@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from agent_runtime.runner.traces import iter_rows, load_outcomes, trace_files
+from common.outputs import write_json
 from contracts.intent import IntentContract
 from contracts.step_row import StepRow
-from evals._out import write_json
 from evals.contracts.counterfactual import counterfactuals
 from evals.contracts.metrics import summarize
 from evals.contracts.report import render

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_runtime.runner.traces import load_outcomes
+from common.outputs import OutputExistsError, write_json
 from contracts.step_row import RolloutOutcome
-from evals._out import OutExistsError, write_json
 from evals.live.pairing import compare, pair_outcomes
 from evals.live.report import write_report
 from evals.tokens import run_usage
@@ -56,7 +56,7 @@ def _policy_name(run_dir: Path) -> str:
 def check_out(out: Path) -> None:
     for name in REPORT_FILES:
         if (out / name).exists():
-            raise OutExistsError(
+            raise OutputExistsError(
                 f"refusing to overwrite {out / name}: live reports are never overwritten; "
                 "choose a new --out (the run folder inside it can be reused with --candidate)"
             )

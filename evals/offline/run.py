@@ -20,7 +20,7 @@ from agent_runtime.middle.format import (
     strip_rationale,
 )
 from agent_runtime.middle.grounded_schema import grounded_schema_from_text
-from evals._out import fresh_dir, refuse_existing, write_json
+from common.outputs import atomic_dir, refuse_existing, write_json
 from evals.offline import data, metrics
 from evals.offline.report import write_report
 from evals.tokens import sum_usage
@@ -175,7 +175,7 @@ def run_offline(
         }
         or None,
     }
-    with fresh_dir(cfg.out) as tmp:
+    with atomic_dir(cfg.out) as tmp:
         write_json(tmp / "results.json", results)
         with (tmp / "predictions.jsonl").open("w", encoding="utf-8") as fh:
             for row in predictions:

@@ -9,9 +9,9 @@ import pytest
 from datasets import Image, load_from_disk
 from PIL import Image as PILImage
 
+from common.outputs import OutputExistsError
 from data_export.middle import export as export_mod
 from data_export.middle.reader import BadRows
-from data_export.output import OutputExistsError
 from tests.helpers.synthetic_traces import outcome_row, step_row, write_trace
 
 
