@@ -69,11 +69,3 @@ def adapter_rank(adapter_dir: str | Path) -> int:
     cfg = json.loads(path.read_text())
     ranks = [int(cfg.get("r") or 0), *(int(v) for v in (cfg.get("rank_pattern") or {}).values())]
     return max(ranks)
-
-
-def adapter_base(adapter_dir: str | Path) -> str | None:
-    """The base_model_name_or_path the adapter was trained on (for a mismatch warning)."""
-    path = Path(adapter_dir) / "adapter_config.json"
-    if not path.is_file():
-        return None
-    return json.loads(path.read_text()).get("base_model_name_or_path")

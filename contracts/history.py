@@ -43,6 +43,3 @@ class RecentHistory(BaseModel):
             state_hashes=hashes[-MAX_STATE_HASHES:],
             loop_count=self.loop_count,
         )
-
-    def with_loop_count(self, n: int) -> RecentHistory:
-        return self.model_copy(update={"loop_count": n})

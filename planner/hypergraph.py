@@ -132,9 +132,6 @@ class Hypergraph:
                 out.add(node.cls)
         return sorted(out - excluded)
 
-    def program_tracks(self, program_id: str) -> list[str]:
-        return sorted(p.id for p in self.programs.values() if p.parent == program_id)
-
 
 def walk(expr: Expr | None) -> Iterator[Expr]:
     """Every node of an expression, depth first."""

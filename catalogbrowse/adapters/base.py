@@ -135,8 +135,3 @@ def counts(text: str, count_text: str) -> dict[str, int]:
     if m:
         out["pages"] = int(m.group(2))
     return out
-
-
-def units_value(s: str) -> float | None:
-    m = re.search(r"(\d+(?:\.\d+)?)", s)
-    return float(m.group(1)) if m else None

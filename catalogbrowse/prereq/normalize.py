@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from planner.clause_ast import NODE_ADAPTER
-
 
 def canonical(node: Any) -> Any:
     """A JSON-able canonical form of a clause node (a pydantic node or its dict)."""
@@ -42,7 +40,3 @@ def canonical(node: Any) -> Any:
 
 def equivalent(a: Any, b: Any) -> bool:
     return json.dumps(canonical(a), sort_keys=True) == json.dumps(canonical(b), sort_keys=True)
-
-
-def validate_node(data: Any) -> Any:
-    return NODE_ADAPTER.validate_python(data)

@@ -103,7 +103,3 @@ class Snapshot:
         if sha256(body) != entry.sha256:
             raise SnapshotError(f"{self.dir / entry.file}: bytes do not match the manifest sha256")
         return entry.status, body, entry.content_type
-
-    def expected_sha256(self, url: str) -> str:
-        entry = self.by_url.get(url)
-        return entry.sha256 if entry else sha256(b"not found\n")

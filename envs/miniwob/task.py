@@ -62,9 +62,6 @@ class MiniWoBServer(StaticServer):
     def __init__(self) -> None:
         super().__init__(miniwob_html_root())
 
-    def task_url(self, task_name: str) -> str:
-        return f"{self.url}/miniwob/{task_name}.html"
-
 
 _shared: MiniWoBServer | None = None
 _shared_lock = threading.Lock()

@@ -95,10 +95,6 @@ def _type_value(body: dict[str, Any]) -> Any:
     return None
 
 
-def body_action_type(body: dict[str, Any]) -> str | None:
-    return normalize_action_type(_type_value(body))
-
-
 def label_text(value: Any) -> str:
     """A target value as its visible label text: 12, "12" and "[12]" all read "12"."""
     if value is None:
