@@ -1,8 +1,8 @@
 """The chat protocol every served middle speaks: OpenAI chat messages in, text + usage out.
 
 serving/ never imports agent_runtime (docs/architecture.md): callers hand in plain chat messages
-and any JSON Schema (the runtime passes the Action AST decoding schema), so a vLLM endpoint, a hosted
-API and the embedded backend are interchangeable behind one ``ChatBackend`` protocol.
+and any JSON Schema (the runtime passes the Action AST decoding schema), so a vLLM endpoint, a
+hosted API and the embedded backend are interchangeable behind one ``ChatBackend`` protocol.
 """
 
 from __future__ import annotations
