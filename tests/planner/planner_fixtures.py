@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from planner.documents import (
     CatalogDocs,
     Course,
@@ -13,7 +11,6 @@ from planner.documents import (
     ProgramsDoc,
     Provenance,
 )
-from planner.solver_config import SolverConfig
 
 P = Provenance(source="test", start=0, end=1)
 
@@ -52,8 +49,3 @@ def catalog(
         ),
         ge=GEDoc(institution="T", frameworks=list(frameworks)),
     )
-
-
-@pytest.fixture
-def cfg() -> SolverConfig:
-    return SolverConfig.load(time_budget_s=30, top_k=1)

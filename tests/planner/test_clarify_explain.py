@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from planner_fixtures import catalog, course
-
 from planner.clarify import clarify
 from planner.documents import AllOf, AnyOf, CourseRef
 from planner.explain import explain_infeasible
 from planner.hypergraph import compile_graph
 from planner.profile import Request
+from tests.planner.planner_fixtures import catalog, course
 
 
 def test_no_question_when_optimum_invariant(cfg):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from planner_fixtures import catalog, course
 from typer.testing import CliRunner
 
 from pathwise.cli import app
 from planner.documents import CourseRef, save_docs
+from tests.planner.planner_fixtures import catalog, course
 
 
 def test_plan_then_verify(tmp_path):

@@ -9,12 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from planner_fixtures import catalog, course
 from typer.testing import CliRunner
 
 from pathwise.cli import app
 from planner.documents import CourseRef, save_docs
 from planner.stolaf.convert import convert
+from tests.planner.planner_fixtures import catalog, course
 
 FIXTURES = Path(__file__).parent / "fixtures" / "stolaf"
 

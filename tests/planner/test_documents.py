@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from planner_fixtures import catalog, course
 
 from planner.documents import CourseRef, DocumentError, json_schemas, load_docs, save_docs
+from tests.planner.planner_fixtures import catalog, course
 
 
 def _write(tmp_path, docs):

@@ -7,7 +7,6 @@ import sys
 
 import pytest
 import yaml
-from planner_fixtures import catalog, course
 from typer.testing import CliRunner
 
 from common.embedder import EmbedderError, load_embedder
@@ -18,6 +17,7 @@ from planner.embedding import course_text, embedding_interest
 from planner.hypergraph import compile_graph
 from planner.profile import Request
 from planner.utility import course_utility, direct_interest, lexical_interest, load_config
+from tests.planner.planner_fixtures import catalog, course
 
 pytest.importorskip("sentence_transformers")
 

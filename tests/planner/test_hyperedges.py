@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from planner_fixtures import catalog, course
-
 from planner.documents import (
     AllOf,
     AnyOf,
@@ -21,6 +19,7 @@ from planner.hypergraph import compile_graph
 from planner.profile import Request
 from planner.solve import solve_ladder
 from planner.verify import verify_plan
+from tests.planner.planner_fixtures import catalog, course
 
 
 def _solve(docs, cfg, **req):

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from planner_fixtures import catalog, course
-
 from planner.documents import AllOf, AnyOf, ChooseN, CourseRef
 from planner.hypergraph import compile_graph
 from planner.profile import Request
 from planner.solve import plan_request, solve_ladder
+from tests.planner.planner_fixtures import catalog, course
 
 
 def _docs():

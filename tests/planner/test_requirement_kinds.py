@@ -5,7 +5,6 @@ counts, not-before, distinct scopes, pool prerequisites, acknowledged policies, 
 from __future__ import annotations
 
 import pytest
-from planner_fixtures import P, catalog, course
 
 from planner.documents import (
     AllOf,
@@ -26,6 +25,7 @@ from planner.hypergraph import compile_graph
 from planner.profile import Request
 from planner.solve import solve_ladder
 from planner.verify import verify_plan
+from tests.planner.planner_fixtures import P, catalog, course
 
 CAL = [
     CalendarTerm(id="20141", season="fall", year=2014, label="Fall 2014"),

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from planner_fixtures import P, catalog, course
 
 from planner.documents import AllOf, Coreq, CourseRef, GECategory, GEFramework, Standing
 from planner.profile import Request
 from planner.verify import KINDS, verify_plan
+from tests.planner.planner_fixtures import P, catalog, course
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from agent_runtime.middle.endpoint import build_messages, step_schema
 from agent_runtime.middle.format import FORMATS
 from contracts import TopState
 from serving.launch import serve_env_available
-from tests.layers.helpers import el, obs
+from tests.helpers.observations import el, obs
 
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 

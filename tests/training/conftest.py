@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from trainutil import OVERLENGTH_TEXT, VL_RECIPE, ok, sft_python
+
+from tests.training.trainutil import OVERLENGTH_TEXT, VL_RECIPE, ok, sft_python
 
 try:  # the training tests need the [train] extra; without it they are not collected at all
     import trl  # noqa: F401

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from trainutil import REPO, run_cmd, run_env
 
+from tests.training.trainutil import REPO, run_cmd, run_env
 from training.sft_config import (
     BatchMismatchError,
     RecipeError,

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from trainutil import (
+
+from tests.training.trainutil import (
     CLAUSE_RECIPE,
     VL_RECIPE,
     ok,

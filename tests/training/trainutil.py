@@ -1,7 +1,6 @@
 """Helpers for the training tests: subprocess runs of training/sft.py and their summaries.
 
-A plain module (tests/training has no __init__.py, so it cannot shadow the real `training`
-package); pytest puts this directory on sys.path, so tests import it as `trainutil`.
+Imported as `tests.training.trainutil` (the test package never shadows the real `training`).
 """
 
 from __future__ import annotations

@@ -1,0 +1,73 @@
+"""The deterministic prerequisite grammar on real St. Olaf strings annotated by hand, on the
+clause generator's prose, and through `pathwise catalog parse-prereq --json`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalogbrowse.prereq import parse_prereq
+from catalogbrowse.prereq.normalize import equivalent
+from data_export.clauses.generator import generate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROWS = [json.loads(x) for x in (FIXTURES / "stolaf_prereqs.jsonl").read_text().splitlines()]
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["grammar"]], ids=lambda r: r["text"][:40])
+def test_grammar_types_real_stolaf_strings(row) -> None:
+    got = parse_prereq(row["text"])
+    assert not got.unresolved, got.unresolved
+    assert equivalent(got.ast, row["ast"]), json.dumps(got.to_json())
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if not r["grammar"]], ids=lambda r: r["text"][:40])
+def test_grammar_leaves_what_it_cannot_type_unresolved(row) -> None:
+    got = parse_prereq(row["text"])
+    # Either a span stays unresolved (for the fallback) or, never, a confidently wrong full parse.
+    assert got.unresolved or (row["ast"] is not None and not equivalent(got.ast, row["ast"]))
+    assert all(s.text == row["text"][s.start : s.end] for s in got.unresolved)
+
+
+def test_department_carry_over_and_recommendations() -> None:
+    got = parse_prereq("CSCI 121 or 125 or PHYS 130L. MATH 220 recommended.")
+    assert equivalent(
+        got.ast,
+        {
+            "kind": "any_of",
+            "items": [
+                {"kind": "course", "course": "CSCI 121"},
+                {"kind": "course", "course": "CSCI 125"},
+                {"kind": "course", "course": "PHYS 130L"},
+            ],
+        },
+    )
+    assert got.clause.recommended == ["MATH 220"]
+
+
+def test_generator_prose_round_trips() -> None:
+    gs = generate(150, seed=3, variants=1)
+    bad = [g.span for g in gs if not equivalent(parse_prereq(g.span).ast, g.clause.prerequisite)]
+    assert not bad, bad[:3]
+
+
+def test_parse_prereq_cli_prints_one_json_object() -> None:
+    text = "Prerequisites: MATH 220, and MATH 244 or MATH 252; open to majors only."
+    proc = subprocess.run(
+        [sys.executable, "-m", "pathwise.cli", "catalog", "parse-prereq", text, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1
+    data = json.loads(lines[0])
+    assert set(data) == {"ast", "unresolved"}
+    assert data["unresolved"] == ["open to majors only"]
+    assert data["ast"]["kind"] == "all_of"
+    kinds = [i["kind"] for i in data["ast"]["items"]]
+    assert kinds.count("unsupported") == 1 and "any_of" in kinds

@@ -1,0 +1,78 @@
+"""A stand-in OpenAI-compatible server on 127.0.0.1 that answers from a queue of replies.
+
+No hosted model is reachable from this machine, so the LLM top and the endpoint middle
+are tested against a real HTTP server that returns canned completions.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class FakeOpenAI:
+    """Serves /v1/chat/completions from a queue of replies; records every request body.
+
+    A reply is a str (the assistant content) or an int (an HTTP error status to answer with).
+    """
+
+    def __init__(self, replies: list[str | int]) -> None:
+        self.replies = list(replies)
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                n = int(self.headers.get("Content-Length") or 0)
+                fake.requests.append(json.loads(self.rfile.read(n)))
+                fake.headers.append(dict(self.headers))
+                reply = fake.replies.pop(0) if fake.replies else 500
+                if isinstance(reply, int):
+                    body = json.dumps({"error": {"message": "canned failure"}}).encode()
+                    self.send_response(reply)
+                else:
+                    body = json.dumps(
+                        {
+                            "id": "cmpl-test",
+                            "object": "chat.completion",
+                            "model": "fake",
+                            "choices": [
+                                {
+                                    "index": 0,
+                                    "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": reply},
+                                }
+                            ],
+                            "usage": {
+                                "prompt_tokens": 11,
+                                "completion_tokens": 7,
+                                "total_tokens": 18,
+                            },
+                        }
+                    ).encode()
+                    self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    @contextmanager
+    def running(self) -> Iterator[FakeOpenAI]:
+        t = threading.Thread(target=self.server.serve_forever, daemon=True)
+        t.start()
+        try:
+            yield self
+        finally:
+            self.server.shutdown()
+            self.server.server_close()
