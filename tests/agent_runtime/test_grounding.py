@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 from agent_runtime.grounding import text_score
-from agent_runtime.middle.base import MiddleInput, MiddlePolicy
+from agent_runtime.middle.base import MiddleInput, MiddleOutput, MiddlePolicy
 from agent_runtime.middle.heuristic import HeuristicMiddle
 from contracts import ActionAST, TopState
 from contracts.command import parse_command
 from tests.helpers.observations import el, obs
+from tests.helpers.protocols import assert_implements
 
 
 def propose(command: str, observation) -> tuple[dict, float | None]:
@@ -21,7 +22,12 @@ def propose(command: str, observation) -> tuple[dict, float | None]:
 
 
 def test_protocol() -> None:
-    assert isinstance(HeuristicMiddle(), MiddlePolicy)
+    mid = HeuristicMiddle()
+    assert_implements(mid, MiddlePolicy)
+    out = mid.propose(
+        MiddleInput(top=TopState(intention="t", command='click "ok"'), observation=obs())
+    )
+    assert isinstance(out, MiddleOutput)
 
 
 def test_score_order() -> None:

@@ -44,7 +44,10 @@ def _run(*args: str):
 
 def _one_line_error(res, lines, *needles):
     assert res.exit_code == 2, res.output
-    assert ("Traceback" not in res.output and res.exception is None) or res.exit_code == 2
+    # A clean exit (common.cli.fail raises typer.Exit(2)), not an exception escaping the command
+    # (CliRunner reports those with exit code 1 and keeps them in res.exception).
+    assert isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "Traceback" not in res.output and 'File "' not in res.output, res.output
     err = [x for x in lines if x.startswith("error:")]
     assert len(err) == 1, res.output
     for n in needles:

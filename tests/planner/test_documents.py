@@ -6,8 +6,16 @@ import json
 
 import pytest
 
-from planner.documents import CourseRef, DocumentError, json_schemas, load_docs, save_docs
-from tests.planner.planner_fixtures import catalog, course
+from planner.documents import (
+    DocumentError,
+    GECategory,
+    GEFramework,
+    json_schemas,
+    load_docs,
+    save_docs,
+)
+from planner.expr import AllOf, AnyOf, ChooseN, Coreq, CourseRef, Standing
+from tests.planner.planner_fixtures import P, catalog, course
 
 
 def _write(tmp_path, docs):
@@ -16,11 +24,43 @@ def _write(tmp_path, docs):
 
 
 def test_round_trip(tmp_path):
-    docs = catalog(
-        [course("A 1"), course("B 2", pre=CourseRef(course="A 1"))], CourseRef(course="B 2")
+    """Every field of every document survives save and load, and saving again writes the same
+    bytes (so a saved catalog is a fixed point, not a lossy summary)."""
+    fw = GEFramework(
+        id="G",
+        name="General Education",
+        courses_count_once=True,
+        provenance=P,
+        categories=[
+            GECategory(id="W", name="Writing", courses=["F 1"], provenance=P),
+            GECategory(
+                id="Q",
+                name="Quantitative",
+                min_courses=2,
+                courses=["A 1", "B 2"],
+                requirement=AnyOf(items=[CourseRef(course="A 1"), CourseRef(course="B 2")]),
+                provenance=P,
+            ),
+        ],
     )
-    loaded = load_docs(_write(tmp_path, docs))
-    assert loaded.courses.courses[1].prerequisite.course == "A 1"
+    docs = catalog(
+        [
+            course("A 1", units=3.5, seasons=["fall", "spring"], level=100),
+            course("B 2", pre=AllOf(items=[CourseRef(course="A 1"), Standing(min_units=8)])),
+            course("F 1", title="First-year writing", departments=["F", "ENGL"], level=110),
+            course("L 2", units=1, pre=Coreq(course="B 2"), exclusions=["F 1"]),
+        ],
+        ChooseN(n=2, items=[CourseRef(course=c) for c in ("A 1", "B 2", "F 1")]),
+        double_within=False,
+        frameworks=[fw],
+    )
+    first = _write(tmp_path / "first", docs)
+    loaded = load_docs(first)
+    assert loaded == docs
+    assert loaded.model_dump() == docs.model_dump()
+    again = _write(tmp_path / "again", loaded)
+    for name in ("courses.json", "programs.json", "ge.json"):
+        assert (again / name).read_bytes() == (first / name).read_bytes(), name
 
 
 def test_schema_error_names_file_and_json_path(tmp_path):

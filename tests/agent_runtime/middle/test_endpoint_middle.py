@@ -6,12 +6,13 @@ HTTP so the request bodies, retries and usage accounting are exercised end to en
 
 from __future__ import annotations
 
-from agent_runtime.middle.base import MiddleInput, MiddlePolicy
+from agent_runtime.middle.base import MiddleInput, MiddleOutput, MiddlePolicy
 from agent_runtime.middle.endpoint import EndpointMiddle
 from agent_runtime.middle.prompt import MIDDLE_SYSTEM_PROMPT, render_middle_user_text
 from contracts import TopState, action_ast_decoding_schema
 from tests.helpers.fake_openai import FakeOpenAI
 from tests.helpers.observations import el, obs
+from tests.helpers.protocols import assert_implements
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
 
@@ -23,13 +24,14 @@ def test_endpoint_middle_request_and_usage() -> None:
     )
     with FakeOpenAI([500, ast]).running() as fake:  # first answer is a 5xx: retried
         mid = EndpointMiddle(fake.base_url, "fake-mid", timeout=5, retries=3)
-        assert isinstance(mid, MiddlePolicy)
+        assert_implements(mid, MiddlePolicy)
         inp = MiddleInput(
             top=TopState(intention="t", command='click "ok" button'),
             observation=obs(el(0, "button", "ok")),
             screenshot_png=PNG,
         )
         out = mid.propose(inp)
+    assert isinstance(out, MiddleOutput)
     assert out.raw == ast and out.usage is not None
     assert (out.usage.prompt_tokens, out.usage.completion_tokens) == (11, 7)
     body = fake.requests[-1]

@@ -10,10 +10,11 @@ import json
 
 from agent_runtime.top.base import TopLayer
 from agent_runtime.top.llm_top import LLMTop
-from contracts import RecentHistory
+from contracts import RecentHistory, TopState
 from envs.miniwob.contracts import miniwob_contract
 from tests.helpers.fake_openai import FakeOpenAI
 from tests.helpers.observations import el, obs
+from tests.helpers.protocols import assert_implements
 
 VALID = json.dumps(
     {
@@ -37,8 +38,9 @@ def _top(fake: FakeOpenAI) -> LLMTop:
 def test_llm_top_valid_reply() -> None:
     with FakeOpenAI([VALID]).running() as fake:
         top = _top(fake)
-        assert isinstance(top, TopLayer)
+        assert_implements(top, TopLayer)
         s = top.step(obs(el(0, "button", "ok")), RecentHistory())
+    assert isinstance(s, TopState)
     assert (s.decision, s.command) == ("browse", 'click "ok" button')
     body = fake.requests[0]
     assert body["temperature"] == 0 and body["model"] == "fake-top"

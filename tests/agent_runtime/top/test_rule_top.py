@@ -12,9 +12,11 @@ from contracts import (
     PersonaPolicy,
     RecentAction,
     RecentHistory,
+    TopState,
 )
 from envs.miniwob.contracts import miniwob_contract
 from tests.helpers.observations import el, obs
+from tests.helpers.protocols import assert_implements
 
 
 def _done(history: RecentHistory, i: int, kind: str = "click", ok: bool = True) -> RecentHistory:
@@ -22,7 +24,11 @@ def _done(history: RecentHistory, i: int, kind: str = "click", ok: bool = True) 
 
 
 def test_protocol() -> None:
-    assert isinstance(RuleTop(), TopLayer)
+    top = RuleTop()
+    assert_implements(top, TopLayer)
+    top.start(miniwob_contract("click-button", 1), 'Click on the "ok" button.')
+    s = top.step(obs(el(0, "button", "ok")), RecentHistory())
+    assert isinstance(s, TopState) and s.decision == "browse"
 
 
 def test_checkboxes_rederived_from_observation() -> None:
