@@ -1,4 +1,5 @@
-"""The house rules of docs/architecture.md, read from the source: imports run downhill.
+"""The house rules of docs/architecture.md, read from the source: imports run downhill; test
+packages import only themselves and tests.helpers, and every test folder is a package.
 
 Every import counts, including one inside a function: a lazy import keeps start-up fast, it
 does not make an upward edge legal.
@@ -135,3 +136,33 @@ def test_agent_runtime_is_one_paper() -> None:
     files = _tracked("agent_runtime/*.py")
     lines = sum(len((REPO / f).read_text(encoding="utf-8").splitlines()) for f in files)
     assert lines < RUNTIME_MAX_LINES, f"agent_runtime/ has {lines} lines of Python"
+
+
+# The test tree mirrors the packages; a test package imports only itself and tests.helpers.
+def _test_package(f: str) -> str:
+    """tests/a/b/test_x.py -> tests.a.b (the package the file belongs to)."""
+    return f.rpartition("/")[0].replace("/", ".")
+
+
+def test_test_packages_import_only_themselves_and_helpers() -> None:
+    bad = []
+    for f in _tracked("tests/*.py"):
+        own = _test_package(f)
+        module = f[:-3].replace("/", ".")
+        for name in sorted(_imports(REPO / f, module)):
+            if name == "tests" or not name.startswith("tests."):
+                continue
+            if name == "tests.helpers" or name.startswith("tests.helpers."):
+                continue
+            if own != "tests" and (name == own or name.startswith(own + ".")):
+                continue
+            bad.append(f"{f}: {name}")
+    assert not bad, "test packages importing other test packages:\n" + "\n".join(bad)
+
+
+def test_every_test_folder_is_a_package() -> None:
+    """Same-named test files in two folders must not collide, and no folder may be put on
+    sys.path so that its modules are imported by bare name."""
+    folders = {f.rpartition("/")[0] for f in _tracked("tests/*.py")}
+    missing = sorted(d for d in folders if not (REPO / d / "__init__.py").is_file())
+    assert not missing, f"test folders without __init__.py: {missing}"
