@@ -84,29 +84,30 @@ class ContractTop:
             CRITERION_SORTS.get(key, (None, False)) if key else (None, False)
         )
 
-    def step(self, obs: Observation, history: RecentHistory) -> TopState:
+    def step(self, observation: Observation, history: RecentHistory) -> TopState:
         self.t += 1
         if self.t == 1:
-            self.site_title = obs.title
-        if obs.access_signal is not None:
-            sig = obs.access_signal.value
+            self.site_title = observation.title
+        if observation.access_signal is not None:
+            sig = observation.access_signal.value
             return self._state(
                 "block",
                 f"External access interruption ({sig}); never bypassed.",
                 blockers=[f"external_access:{sig}"],
             )
         dismiss = next(
-            (el.text for el in obs.labels if el.role == "button" and el.text in DISMISS), None
+            (el.text for el in observation.labels if el.role == "button" and el.text in DISMISS),
+            None,
         )
         if dismiss:
             return self._browse(
                 Command("click", Target(dismiss, "button")), "Dismiss the pop-up first."
             )
-        if not obs.labels and not obs.page_text.strip():
+        if not observation.labels and not observation.page_text.strip():
             # A blank page is one still loading, not an empty result: look again.
             return self._browse(Command("wait"), "Let the page load.")
-        self._read(obs)
-        return self._decide() or self._navigate(obs)
+        self._read(observation)
+        return self._decide() or self._navigate(observation)
 
     # -- reading -----------------------------------------------------------------------------
     def _read(self, obs: Observation) -> None:

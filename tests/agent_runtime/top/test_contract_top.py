@@ -145,3 +145,10 @@ def test_llm_top_is_told_the_answer_form() -> None:
     top.start(c, c.request)
     text = top._user_text(Observation(url="http://127.0.0.1:1/"), RecentHistory())
     assert "selection, support, caveat, alternatives" in text and "Location: " in text
+
+
+def test_contract_top_implements_the_top_layer_protocol():
+    from agent_runtime.top.base import TopLayer
+    from tests.helpers.protocols import assert_implements
+
+    assert_implements(ContractTop, TopLayer)
