@@ -7,20 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-CPUINFO = Path("/proc/cpuinfo")
-BF16_FLAGS = {"amx_bf16": "AMX-BF16", "avx512_bf16": "AVX512-BF16"}
+from common.machine import CPUINFO, SIMD_FLAGS, read_cpuinfo
+
+# AMX first: where a CPU has both, it is the unit that runs the matmuls.
+BF16_FLAGS = {flag: SIMD_FLAGS[flag] for flag in ("amx_bf16", "avx512_bf16")}
 
 
 def cpu_flags(cpuinfo: Path = CPUINFO) -> set[str]:
     """The first `flags` line of /proc/cpuinfo; empty where it cannot be read (not Linux)."""
-    try:
-        text = cpuinfo.read_text()
-    except OSError:
-        return set()
-    for line in text.splitlines():
-        if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
+    return set(read_cpuinfo(cpuinfo).get("flags", "").split())
 
 
 def cpu_bf16_unit(flags: set[str] | None = None) -> str | None:

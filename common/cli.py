@@ -15,6 +15,18 @@ def fail(exc: BaseException | str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def refuse_results(results: Path | None, overwrite: bool) -> None:
+    """Fail before any work when the --results files exist and --overwrite was not given."""
+    from common.outputs import OutputExistsError
+    from common.results import refuse_existing_results
+
+    if results is not None:
+        try:
+            refuse_existing_results(results, overwrite)
+        except OutputExistsError as exc:
+            fail(exc)
+
+
 Endpoint = Annotated[
     str | None,
     typer.Option(
@@ -47,3 +59,11 @@ Workers = Annotated[int, typer.Option(min=1, help="Parallel browsers.")]
 StepCap = Annotated[int, typer.Option(min=1, help="Browser steps per rollout (Table 18).")]
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object only.")]
 NewOut = Annotated[Path, typer.Option(help="New output folder (never overwritten).")]
+Results = Annotated[
+    Path | None,
+    typer.Option(
+        help="Also write the result files RESULTS.json and RESULTS.md with the machine they were "
+        "measured on, e.g. benchmarks/results/NAME (never overwritten unless --overwrite).",
+    ),
+]
+Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace existing --results files.")]
