@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-from common.cli import Endpoint, GroundedSchema, MiddleFormat, ServedModel, StepCap, Vision, Workers
+from common.cli import (
+    Endpoint,
+    GroundedSchema,
+    MiddleFormat,
+    Overwrite,
+    Results,
+    ServedModel,
+    StepCap,
+    Vision,
+    Workers,
+    refuse_results,
+)
 
 eval_app = typer.Typer(
     help="Evaluate a middle layer: offline action/target match, live insertion.",
@@ -148,6 +159,35 @@ def live(
     )
 
 
+def bench_serving(
+    prompts: Annotated[int, typer.Option(help="Prompts per backend.")] = 64,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight against vLLM.")] = 8,
+    max_tokens: Annotated[int, typer.Option(help="Completion budget per prompt.")] = 48,
+    threads: Annotated[int, typer.Option(help="torch threads, embedded backend.")] = 1,
+    base: Annotated[
+        Path | None, typer.Option(help="Trained base (default: a tiny random Qwen3).")
+    ] = None,
+    adapter: Annotated[Path | None, typer.Option(help="Its LoRA adapter.")] = None,
+    workdir: Annotated[Path, typer.Option(help="Scratch dir for the models.")] = Path(
+        "runs/bench_serving"
+    ),
+    skip_vllm: Annotated[bool, typer.Option("--skip-vllm", help="Embedded backend only.")] = False,
+    results: Results = None,
+    overwrite: Overwrite = False,
+) -> None:
+    """Offline-eval throughput through vLLM on CPU vs the embedded backend (same prompts)."""
+    from common.results import write_results
+    from evals.offline.throughput import run_serving
+
+    refuse_results(results, overwrite)
+    doc, md = run_serving(
+        workdir, prompts, concurrency, max_tokens, threads, base, adapter, skip_vllm
+    )
+    if results is not None:
+        write_results(results, doc, md, overwrite=overwrite)
+    typer.echo(md)
+
+
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     from evals.audit.cli import audit_app
     from evals.contracts import cli as contracts_cli
@@ -156,4 +196,5 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     app.add_typer(eval_app, name="eval")
     app.command("view")(view)
     app.add_typer(audit_app, name="audit")
-    contracts_cli.register(bench_app)  # pathwise bench contracts
+    contracts_cli.register(bench_app)  # pathwise bench contracts, contracts-student
+    bench_app.command("serving")(bench_serving)

@@ -42,9 +42,11 @@ def _mount() -> None:
     evals_cli.register(app, bench_app)
     serving_cli.register(app, bench_app)
     models_cli.register(app)
-    demo_cli.register(app)
+    demo_cli.register(app, bench_app)
     catalog_eval_cli.register(catalog_cli.register(app))  # pathwise catalog ...
+    catalog_eval_cli.register_bench(bench_app)  # pathwise bench catalog
     odobot_study_cli.register(odobot_cli.register(app))  # pathwise odobot ...
+    odobot_study_cli.register_bench(bench_app)  # pathwise bench odobot
 
 
 _mount()

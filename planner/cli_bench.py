@@ -1,4 +1,8 @@
-"""`pathwise bench planner` (synthetic catalogs) and `pathwise bench stolaf` (the real one)."""
+"""`pathwise bench planner` (synthetic catalogs) and `pathwise bench stolaf` (the real one).
+
+With --results each writes its benchmark's result files (benchmarks/results/planner.*,
+stolaf.*); benchmarks/README.md has the commands that made the committed ones.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from common.cli import fail
+from common.cli import Overwrite, Results, fail, refuse_results
 
 
 def register_bench(bench_app: typer.Typer) -> None:
@@ -21,16 +25,23 @@ def register_bench(bench_app: typer.Typer) -> None:
             None, help="JSONL checkpoint of finished pairs; rerun with it to resume"
         ),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        results: Results = None,
+        overwrite: Overwrite = False,
     ) -> None:
         """Ladder vs single weighted sum vs greedy topological scheduler, same pairs."""
+        from common.results import write_results
         from planner.bench import render_markdown, run_bench
 
+        refuse_results(results, overwrite)
         try:
             summary = run_bench(
                 pairs=pairs, seed=seed, n_courses=courses, budget=budget, rows_path=rows
             )
         except (ValueError, OSError) as exc:
             fail(exc)
+        if results is not None:
+            md = "# Planner benchmark\n\n" + render_markdown(summary)
+            write_results(results, summary, md, overwrite=overwrite)
         if as_json:
             typer.echo(json.dumps(summary["summary"]))
         else:
@@ -48,17 +59,29 @@ def register_bench(bench_app: typer.Typer) -> None:
         ),
         budget: float = typer.Option(None, help="seconds per ladder solve (default 60)"),
         top_k: int = typer.Option(1, help="plans per request"),
+        method: list[str] = typer.Option(
+            None, help="planners: ladder (default), weighted_sum, greedy (repeatable)"
+        ),
         rows: Path = typer.Option(None, help="JSONL checkpoint; rerun with it to resume"),
         as_json: bool = typer.Option(
             False, "--json", help="print the counts as one JSON line, last"
         ),
+        results: Results = None,
+        overwrite: Overwrite = False,
     ) -> None:
         """Every St. Olaf program with every profile (planner/config/stolaf_profiles.yaml),
         planned and verified as `pathwise plan` and `pathwise plan verify` do."""
-        from planner.bench_stolaf import render_markdown, run_stolaf
+        from common.results import write_results
+        from planner.bench_stolaf import METHODS, render_markdown, run_stolaf
         from planner.documents import DocumentError
         from planner.term_files import TermFileError
 
+        unknown = sorted(set(method or ()) - set(METHODS))
+        if unknown:
+            raise typer.BadParameter(
+                f"unknown planner(s): {', '.join(unknown)}", param_hint="--method"
+            )
+        refuse_results(results, overwrite)
         try:
             result = run_stolaf(
                 docs,
@@ -67,11 +90,14 @@ def register_bench(bench_app: typer.Typer) -> None:
                 profile or None,
                 budget,
                 top_k,
+                methods=tuple(m for m in METHODS if m in method) if method else ("ladder",),
                 rows_path=rows,
                 progress=not as_json,
             )
         except (DocumentError, TermFileError, ValueError, OSError) as exc:
             fail(exc)
+        if results is not None:
+            write_results(results, result, render_markdown(result), overwrite=overwrite)
         typer.echo(render_markdown(result))
         if as_json:
             typer.echo(json.dumps({"programs": result["programs"]}))

@@ -1,4 +1,4 @@
-"""`pathwise serve` (vLLM or embedded, base + LoRA students) and `pathwise bench serving`."""
+"""`pathwise serve`: vLLM or embedded, base + LoRA students, on an OpenAI-compatible endpoint."""
 
 from __future__ import annotations
 
@@ -140,27 +140,7 @@ def _serve_embedded(cfg, dtype: str) -> None:
         typer.echo("stopping ...")
 
 
-def bench_serving(
-    prompts: int = typer.Option(64, help="Prompts per backend."),
-    concurrency: int = typer.Option(8, help="Requests in flight against vLLM."),
-    max_tokens: int = typer.Option(48, help="Completion budget per prompt."),
-    workdir: Path = typer.Option(Path("runs/bench_serving"), help="Scratch dir for the models."),
-) -> None:
-    """Offline-eval throughput through vLLM on CPU vs the embedded backend (same prompts)."""
-    import runpy
-    import sys
-
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_serving.py"
-    sys.argv = [
-        str(script),
-        f"--prompts={prompts}",
-        f"--concurrency={concurrency}",
-        f"--max-tokens={max_tokens}",
-        f"--workdir={workdir}",
-    ]
-    runpy.run_path(str(script), run_name="__main__")
-
-
 def register(app: typer.Typer, bench_app: typer.Typer) -> None:
+    # `pathwise bench serving` is evals' (evals/offline/throughput.py): it needs the Action AST
+    # schema of contracts/, which serving/ does not import.
     app.command("serve")(serve)
-    bench_app.command("serving")(bench_serving)
