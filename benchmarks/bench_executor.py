@@ -7,15 +7,15 @@ labeled screenshot) + Executor.execute; bare = the idiomatic Playwright call on 
 selector (page.click / page.fill), optionally preceded by page.screenshot(path=...).
 A "reset" is MiniWoBTask.setup vs the same start calls issued by hand.
 
-    python benchmarks/bench_executor.py [--seeds 20]
+    .venv/bin/python -m benchmarks.bench_executor [--seeds 20]   # about 2 minutes
+
+Writes benchmarks/results/executor.{json,md}.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -24,15 +24,18 @@ from typing import Any
 
 from agent_runtime.browser.executor import Executor
 from agent_runtime.browser.launch import BrowserSession
+from benchmarks.harness import parse, side_by_side, spread, write_results
 from contracts.actions import ActionAST, ClickAction, TypeAction
 from contracts.observation import Observation
 from envs.miniwob.task import DEFAULT_EPISODE_MAX_MS, MiniWoBServer, MiniWoBTask
 
-RESULTS = Path(__file__).parent / "results"
 TASKS = ("click-button", "enter-text", "login-user")
 
 _START = """([seed, ms]) => { Math.seedrandom(seed); core.EPISODE_MAX_TIME = ms;
   core.startEpisodeReal(); }"""
+# The bare loop reads its goal itself: with the arms interleaved it may run first.
+_GOAL = """() => { const u = core.getUtterance();
+  return (u && typeof u === 'object') ? u.utterance : u; }"""
 
 
 def quoted(goal: str) -> list[str]:
@@ -74,16 +77,10 @@ def plan(task: str, goal: str) -> list[tuple[Callable[[Observation], ActionAST],
     raise ValueError(task)
 
 
-def stats(xs: list[float]) -> dict[str, float]:
-    xs = sorted(xs)
-    p95 = xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))]
-    return {"n": len(xs), "median_ms": round(statistics.median(xs), 2), "p95_ms": round(p95, 2)}
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=20)
-    args = ap.parse_args()
+    args = parse(ap, "executor")
     t: dict[str, list[float]] = {}
 
     def add(key: str, ms: float) -> None:
@@ -91,6 +88,8 @@ def main() -> None:
 
     fails = {"ours": 0, "bare": 0}
     tmp = Path(tempfile.mkdtemp(prefix="bench-exec-"))
+    # One round = one (seed, screenshot or not) episode through each loop.
+    episodes = [(seed, shot) for seed in range(args.seeds) for shot in (False, True)]
     with MiniWoBServer() as server, BrowserSession() as session:
         page = session.page
         ex = Executor(page)
@@ -99,62 +98,62 @@ def main() -> None:
             reuse = MiniWoBTask(task_name, base_url=server.url, reuse_page=True)
             reload_ = MiniWoBTask(task_name, base_url=server.url, reuse_page=False)
             reuse.setup(page, 0)  # warm the page cache and JIT for both loops
-            for seed in range(args.seeds):
-                for shot in (False, True):
-                    # --- ours: reset (reuse and reload), then the plan through the executor
+
+            def ours(r: int, task_name=task_name, reuse=reuse, reload_=reload_) -> None:
+                seed, shot = episodes[r]
+                t0 = time.perf_counter()
+                reload_.setup(page, seed)
+                add("reset_reload_ours", _ms(t0))
+                t0 = time.perf_counter()
+                steps = plan(task_name, reuse.setup(page, seed).goal)
+                add("reset_reuse_ours", _ms(t0))
+                for i, (policy, _) in enumerate(steps):
                     t0 = time.perf_counter()
-                    reload_.setup(page, seed)
-                    add("reset_reload_ours", _ms(t0))
+                    obs = ex.observe(tmp / f"{task_name}-{seed}-{i}.png" if shot else None)
+                    ex.execute(policy(obs))
+                    if i == len(steps) - 1:
+                        ex.flush()  # the last screenshot is on disk inside the timing
+                    add(f"step_{'shot' if shot else 'noshot'}_ours", _ms(t0))
+                fails["ours"] += reuse.validate(page).raw_reward != 1.0
+                ex.events.drain()
+
+            def bare(r: int, task_name=task_name, url=url) -> None:
+                seed, shot = episodes[r]
+                t0 = time.perf_counter()
+                page.goto(url, wait_until="load")
+                page.wait_for_function("() => core.cover_div !== null")
+                page.evaluate(_START, [seed, DEFAULT_EPISODE_MAX_MS])
+                page.wait_for_function("() => WOB_TASK_READY")
+                page.evaluate(_GOAL)
+                add("reset_reload_bare", _ms(t0))
+                t0 = time.perf_counter()
+                page.evaluate(_START, [seed, DEFAULT_EPISODE_MAX_MS])
+                page.wait_for_function("() => WOB_TASK_READY")
+                goal = page.evaluate(_GOAL)
+                add("reset_reuse_bare", _ms(t0))
+                for i, (_, action) in enumerate(plan(task_name, goal)):
                     t0 = time.perf_counter()
-                    goal = reuse.setup(page, seed).goal
-                    add("reset_reuse_ours", _ms(t0))
-                    steps = plan(task_name, goal)
-                    for i, (ours, _) in enumerate(steps):
-                        t0 = time.perf_counter()
-                        path = tmp / f"{task_name}-{seed}-{i}.png" if shot else None
-                        obs = ex.observe(path)
-                        ex.execute(ours(obs))
-                        if i == len(steps) - 1:
-                            ex.flush()  # the last screenshot is on disk inside the timing
-                        add(f"step_{'shot' if shot else 'noshot'}_ours", _ms(t0))
-                    fails["ours"] += reuse.validate(page).raw_reward != 1.0
-                    ex.events.drain()
-                    # --- bare: the same resets and actions, by hand
-                    t0 = time.perf_counter()
-                    page.goto(url, wait_until="load")
-                    page.wait_for_function("() => core.cover_div !== null")
-                    page.evaluate(_START, [seed, DEFAULT_EPISODE_MAX_MS])
-                    page.wait_for_function("() => WOB_TASK_READY")
-                    page.evaluate("() => core.getUtterance()")
-                    add("reset_reload_bare", _ms(t0))
-                    t0 = time.perf_counter()
-                    page.evaluate(_START, [seed, DEFAULT_EPISODE_MAX_MS])
-                    page.wait_for_function("() => WOB_TASK_READY")
-                    page.evaluate("() => core.getUtterance()")
-                    add("reset_reuse_bare", _ms(t0))
-                    for i, (_, bare) in enumerate(steps):
-                        t0 = time.perf_counter()
-                        if shot:
-                            page.screenshot(path=tmp / f"bare-{task_name}-{seed}-{i}.png")
-                        bare(page)
-                        add(f"step_{'shot' if shot else 'noshot'}_bare", _ms(t0))
-                    fails["bare"] += page.evaluate("() => WOB_RAW_REWARD_GLOBAL") != 1
+                    if shot:
+                        page.screenshot(path=tmp / f"bare-{task_name}-{seed}-{i}.png")
+                    action(page)
+                    add(f"step_{'shot' if shot else 'noshot'}_bare", _ms(t0))
+                fails["bare"] += page.evaluate("() => WOB_RAW_REWARD_GLOBAL") != 1
+
+            side_by_side({"ours": ours, "bare": bare}, len(episodes))
         ex.close()
 
-    res = {k: stats(v) for k, v in sorted(t.items())}
+    res = {k: spread(v, digits=2) for k, v in sorted(t.items())}
     ratios = {}
     for key in ("step_noshot", "step_shot", "reset_reuse", "reset_reload"):
-        ours, bare = res[f"{key}_ours"], res[f"{key}_bare"]
-        ratios[key] = round(ours["median_ms"] / bare["median_ms"], 3)
+        ratios[key] = round(res[f"{key}_ours"]["median"] / res[f"{key}_bare"]["median"], 3)
     out = {
         "tasks": list(TASKS),
         "seeds": args.seeds,
+        "unit": "milliseconds",
         "timings": res,
         "ratio_ours_over_bare": ratios,
         "episodes_not_solved": fails,
     }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "executor.json").write_text(json.dumps(out, indent=2) + "\n")
     lines = [
         "# Executor vs bare Playwright on MiniWoB++",
         "",
@@ -166,8 +165,7 @@ def main() -> None:
     for key, r in ratios.items():
         o, b = res[f"{key}_ours"], res[f"{key}_bare"]
         lines.append(
-            f"| {key} (ms) | {o['median_ms']} | {o['p95_ms']} | {b['median_ms']} "
-            f"| {b['p95_ms']} | {r} |"
+            f"| {key} (ms) | {o['median']} | {o['p95']} | {b['median']} | {b['p95']} | {r} |"
         )
     lines += [
         "",
@@ -176,10 +174,11 @@ def main() -> None:
         "round trip as the lookup and clicks with the mouse, which is why ours can be faster",
         "without a screenshot. With a screenshot, ours also draws the labels (Pillow, on a",
         "worker thread; the last step of each episode waits for the file).",
+        "",
+        f"Episodes not solved (raw reward != 1): {fails}",
     ]
-    lines += ["", f"Episodes not solved (raw reward != 1): {fails}", ""]
-    (RESULTS / "executor.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_results("executor", out, "\n".join(lines), overwrite=args.overwrite,
+                  results=args.results)  # fmt: skip
 
 
 def _ms(t0: float) -> float:

@@ -3,16 +3,15 @@
 Builds a synthetic trace of N step rows (default 30,000; the paper's exclusion mix: about 10.6%
 low confidence, 0.7% no action, 6.5% terminal action, 2.7% terminal subgoal) and times the whole
 export (read, filter, render, split, save_to_disk, manifest). The text path excludes images; the
-image path attaches small PNG screenshots. Writes benchmarks/results/export.{json,md}.
+image path attaches small PNG screenshots; the two paths run interleaved, median of --repeats.
+Writes benchmarks/results/export.{json,md}.
 
-    .venv/bin/python benchmarks/bench_export.py [--rows 30000] [--no-images-run]
+    .venv/bin/python -m benchmarks.bench_export [--rows 30000] [--no-images-run]   # about 3 min
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import random
 import shutil
 import statistics
@@ -20,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.harness import parse, side_by_side, write_results
 from contracts.guard_labels import RejectReason
 from data_export.middle.export import SFTExportConfig, export_sft
 from tests.helpers.synthetic_traces import png_bytes, step_row
@@ -68,18 +68,21 @@ def write_synthetic(root: Path, n: int, seed: int = 0, shards: int = 8, n_shots:
             f.close()
 
 
-def run(traces: Path, images: bool, repeats: int) -> dict:
-    times, cpu = [], []
-    for _ in range(repeats):  # shared machines are noisy: report the median and the best
-        out = traces.parent / f"out-{int(images)}"
-        t0, c0 = time.perf_counter(), time.process_time()
-        m = export_sft(SFTExportConfig(traces=traces, out=out, images=images))
-        times.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-        size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-        shutil.rmtree(out)
-    dt = statistics.median(times)
-    rows = m["counts"]["step_rows"]
+def export_once(traces: Path, images: bool) -> dict:
+    """One timed export; the dataset is removed afterwards so every round writes afresh."""
+    out = traces.parent / f"out-{int(images)}"
+    c0 = time.process_time()
+    m = export_sft(SFTExportConfig(traces=traces, out=out, images=images))
+    cpu = time.process_time() - c0
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    shutil.rmtree(out)
+    return {"manifest": m, "cpu_s": cpu, "bytes": size}
+
+
+def summary(images: bool, arm: dict) -> dict:
+    times, last = arm["seconds"], arm["outputs"][-1]
+    m = last["manifest"]
+    rows, dt = m["counts"]["step_rows"], times["median"]
     return {
         "images": images,
         "step_rows": rows,
@@ -87,22 +90,21 @@ def run(traces: Path, images: bool, repeats: int) -> dict:
         "filtered": m["counts"]["filtered"],
         "split": m["split"]["sizes"],
         "seconds": round(dt, 2),
-        "seconds_all": [round(t, 2) for t in times],
+        "seconds_spread": times,
         "rows_per_s": round(rows / dt, 1),
-        "rows_per_s_best": round(rows / min(times), 1),
-        "rows_per_cpu_s": round(rows / statistics.median(cpu), 1),
+        "rows_per_s_best": round(rows / times["min"], 1),
+        "rows_per_cpu_s": round(rows / statistics.median(o["cpu_s"] for o in arm["outputs"]), 1),
         "paper_corpus_seconds": round(PAPER_ROWS / (rows / dt), 1),
-        "dataset_mb": round(size / 2**20, 1),
+        "dataset_mb": round(last["bytes"] / 2**20, 1),
     }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=30_000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-images-run", action="store_true", help="skip the run with screenshots")
-    ap.add_argument("--results", type=Path, default=Path(__file__).parent / "results")
-    args = ap.parse_args()
+    args = parse(ap, "export")
     with tempfile.TemporaryDirectory() as tmp:
         traces = Path(tmp) / "traces-dir"
         t0 = time.perf_counter()
@@ -110,25 +112,25 @@ def main() -> None:
         gen_s = time.perf_counter() - t0
         import datasets  # noqa: F401 - warm the import so it is not timed
 
-        runs = [run(traces, images=False, repeats=args.repeats)]
+        arms = {"text": lambda _r: export_once(traces, images=False)}
         if not args.no_images_run:
-            runs.append(run(traces, images=True, repeats=args.repeats))
+            arms["images"] = lambda _r: export_once(traces, images=True)
+        timed = side_by_side(arms, args.repeats)
+    runs = [summary(name == "images", arm) for name, arm in timed.items()]
     result = {
-        "benchmark": "export sft throughput",
         "rows": args.rows,
+        "repeats": args.repeats,
         "synthetic_trace_seconds": round(gen_s, 1),
-        "machine": f"{platform.machine()} {platform.python_version()} ({platform.node()})",
         "target": f"paper corpus ({PAPER_ROWS} rows) in under 60 s, images excluded",
         "runs": runs,
     }
-    args.results.mkdir(parents=True, exist_ok=True)
-    (args.results / "export.json").write_text(json.dumps(result, indent=2) + "\n")
     lines = [
         "# Export throughput (`pathwise export sft`)",
         "",
         f"Synthetic trace: {args.rows} step rows, 8 shards, 8-40 labels per row, "
         "paper exclusion mix. "
-        "End-to-end time: read, filter, render, split, save_to_disk, manifest.",
+        "End-to-end time: read, filter, render, split, save_to_disk, manifest. The text and "
+        f"image paths ran interleaved, {args.repeats} times each; medians.",
         "",
         "| path | step rows | kept | train/eval | median s | rows/s (median) | rows/s (best) "
         "| rows/CPU-s | 34,297-row corpus | dataset |",
@@ -142,14 +144,9 @@ def main() -> None:
             f"{r['paper_corpus_seconds']} s | "
             f"{r['dataset_mb']} MB |"
         )
-    lines += [
-        "",
-        f"Machine: {result['machine']}, shared with other jobs (hence median of "
-        f"{args.repeats}). Target: {result['target']}.",
-        "",
-    ]
-    (args.results / "export.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    lines += ["", f"Target: {result['target']}."]
+    write_results("export", result, "\n".join(lines), overwrite=args.overwrite,
+                  results=args.results)  # fmt: skip
 
 
 if __name__ == "__main__":

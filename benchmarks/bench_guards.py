@@ -1,25 +1,24 @@
 """Guard compiler throughput (WebRider Appendix H, Tables 45-46): microseconds per raw action.
 
-Run: .venv/bin/python benchmarks/bench_guards.py [--rounds N]
-Writes benchmarks/results/guards.json and benchmarks/results/guards.md.
+    .venv/bin/python -m benchmarks.bench_guards [--rounds N]   # about 10 s
+
+Writes benchmarks/results/guards.{json,md}.
 """
 # ruff: noqa: E501  (raw model outputs are kept on one line, as a model emits them)
 
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import random
 import statistics
 import time
-from pathlib import Path
 
 from agent_runtime.guards import compile_action, detect_access_signal
+from benchmarks.harness import parse, spread, write_results
 from contracts.history import RecentAction, RecentHistory
 from contracts.observation import BBox, ElementLabel, Observation
 
-OUT = Path(__file__).parent / "results"
+AIM_MEDIAN_US = 50
 WORDS = [
     "usb",
     "hub",
@@ -167,11 +166,6 @@ def make_history(obs: Observation) -> RecentHistory:
     return hist
 
 
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
 def run(rounds: int, seed: int = 0) -> dict:
     rng = random.Random(seed)
     obs = make_observation(rng)
@@ -191,9 +185,8 @@ def run(rounds: int, seed: int = 0) -> dict:
             samples.append(dt)
             per_kind.setdefault(kind, []).append(dt)
     # Access detection is a per-observation cost; measure it on pages it has never seen.
-    fresh = [make_observation(rng) for _ in range(200)]
     cold: list[float] = []
-    for o in fresh:
+    for o in [make_observation(rng) for _ in range(200)]:
         t0 = clock()
         detect_access_signal(o)
         cold.append((clock() - t0) / 1e3)
@@ -204,76 +197,51 @@ def run(rounds: int, seed: int = 0) -> dict:
         compile_action(CORPUS[0][1], o, hist)
         first.append((clock() - t0) / 1e3)
     return {
-        "raw_actions": len(samples),
+        "unit": "microseconds",
         "distinct_raw_outputs": len(CORPUS),
         "observation": {"labels": len(obs.labels), "page_text_chars": len(obs.page_text)},
-        "median_us": round(statistics.median(samples), 2),
-        "p95_us": round(pct(samples, 0.95), 2),
-        "mean_us": round(statistics.fmean(samples), 2),
-        "per_kind": {
-            k: {
-                "n": len(v),
-                "median_us": round(statistics.median(v), 2),
-                "p95_us": round(pct(v, 0.95), 2),
-            }
-            for k, v in sorted(per_kind.items())
-        },
-        "first_compile_on_new_observation": {
-            "median_us": round(statistics.median(first), 2),
-            "p95_us": round(pct(first, 0.95), 2),
-        },
-        "access_detection_cold": {
-            "median_us": round(statistics.median(cold), 2),
-            "p95_us": round(pct(cold, 0.95), 2),
-        },
-        "aim_median_us": 50,
-        "machine": {
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "processor": platform.processor() or platform.machine(),
-        },
+        "all": spread(samples, digits=2) | {"mean": round(statistics.fmean(samples), 2)},
+        "per_kind": {k: spread(v, digits=2) for k, v in sorted(per_kind.items())},
+        "first_compile_on_new_observation": spread(first, digits=2),
+        "access_detection_cold": spread(cold, digits=2),
+        "aim_median_us": AIM_MEDIAN_US,
     }
 
 
-def write(res: dict) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "guards.json").write_text(json.dumps(res, indent=2) + "\n")
+def markdown(res: dict) -> str:
+    a, ob = res["all"], res["observation"]
     md = [
         "# Guard compiler throughput",
         "",
-        f"`benchmarks/bench_guards.py`: {res['raw_actions']} compiles of {res['distinct_raw_outputs']} "
+        f"`python -m benchmarks.bench_guards`: {a['n']} compiles of {res['distinct_raw_outputs']} "
         f"distinct raw middle outputs (valid, fenced, aliased, prose, malformed) against one "
-        f"observation with {res['observation']['labels']} labels and "
-        f"{res['observation']['page_text_chars']} chars of page text, with a 5-step history.",
+        f"observation with {ob['labels']} labels and {ob['page_text_chars']} chars of page text, "
+        "with a 5-step history.",
         "",
         "| corpus slice | n | median (µs) | p95 (µs) |",
         "| --- | --- | --- | --- |",
-        f"| **all** | {res['raw_actions']} | **{res['median_us']}** | **{res['p95_us']}** |",
+        f"| **all** | {a['n']} | **{a['median']}** | **{a['p95']}** |",
     ]
     for k, v in res["per_kind"].items():
-        md.append(f"| {k} | {v['n']} | {v['median_us']} | {v['p95_us']} |")
+        md.append(f"| {k} | {v['n']} | {v['median']} | {v['p95']} |")
     fc, ac = res["first_compile_on_new_observation"], res["access_detection_cold"]
     md += [
         "",
         f"First compile on a never-seen observation (what one runner step pays, access scan "
-        f"included): median {fc['median_us']} µs, p95 {fc['p95_us']} µs. "
-        f"`detect_access_signal` alone on a new page: median {ac['median_us']} µs, p95 {ac['p95_us']} µs.",
+        f"included): median {fc['median']} µs, p95 {fc['p95']} µs. `detect_access_signal` alone "
+        f"on a new page: median {ac['median']} µs, p95 {ac['p95']} µs.",
         "",
-        f"Aim: median under {res['aim_median_us']} µs per raw action. "
-        f"Machine: Python {res['machine']['python']}, {res['machine']['platform']}.",
-        "",
+        f"Aim: median under {res['aim_median_us']} µs per raw action.",
     ]
-    (OUT / "guards.md").write_text("\n".join(md))
+    return "\n".join(md)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=200)
-    args = ap.parse_args()
+    args = parse(ap, "guards")
     res = run(args.rounds)
-    write(res)
-    print(json.dumps({k: res[k] for k in ("raw_actions", "median_us", "p95_us")}))
-    print((OUT / "guards.md").read_text())
+    write_results("guards", res, markdown(res), overwrite=args.overwrite, results=args.results)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ stage: grounded schema, greedy, the same concurrency) and are timed from the fir
 the last; start-up is reported apart, and the answers are compared record by record. Writes
 benchmarks/results/merged.{json,md}.
 
-    .venv/bin/python benchmarks/bench_merged.py --base runs/demo/base/model \
+    .venv/bin/python -m benchmarks.bench_merged --base runs/demo/base/model \
         --adapter runs/demo/train_adapter/out --dataset runs/demo/export/dataset \
         [--requests 32 --concurrency 4]
 """
@@ -16,13 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
+import statistics
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-RESULTS = REPO / "benchmarks" / "results"
+from benchmarks.harness import parse, side_by_side, write_results
+from benchmarks.offline_timing import add_common_args, run_meta, timed_arm
 
 
 def serve_config(args: argparse.Namespace, merged: Path | None):
@@ -40,7 +39,6 @@ def serve_config(args: argparse.Namespace, merged: Path | None):
 
 
 def run_arm(args: argparse.Namespace, name: str, slug: str, merged: Path | None) -> dict:
-    from benchmarks.offline_timing import timed_arm
     from serving.launch import VLLMServer
 
     out = args.work / slug
@@ -54,22 +52,16 @@ def run_arm(args: argparse.Namespace, name: str, slug: str, merged: Path | None)
     return {"arm": name, **timed, "_predictions": preds}
 
 
-def write(rows: list[dict], args: argparse.Namespace, merge_s: float) -> None:
-    a, b = (r.pop("_predictions") for r in rows)
-    same = sum(x == y for x, y in zip(a, b, strict=True))
-    from benchmarks.offline_timing import run_meta
-
-    meta = run_meta(args) | {"merge_s": round(merge_s, 1), "identical_answers": same}
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "merged.json").write_text(json.dumps({"meta": meta, "arms": rows}, indent=2))
-    one = rows[0]["requests_per_min"]
+def markdown(rows: list[dict], meta: dict, same: int, total: int) -> str:
+    one = statistics.median(r["requests_per_min"] for r in rows if r["arm"] == "base + LoRA")
     lines = [
-        "# Base + LoRA vs the adapter merged into its base (benchmarks/bench_merged.py)",
+        "# Base + LoRA vs the adapter merged into its base",
         "",
-        f"{meta['cores']} cores, one vLLM server per arm; base `{meta['base']}`, adapter "
-        f"`{meta['adapter']}`; {rows[0]['requests']} held-out offline-eval records of "
-        f"`{meta['dataset']}`, grounded schema, greedy, {args.concurrency} requests in flight. "
-        f"The merge (`pathwise models merge`) took {meta['merge_s']} s.",
+        f"`python -m benchmarks.bench_merged`; one vLLM server per arm; base `{meta['base']}`, "
+        f"adapter `{meta['adapter']}`; {rows[0]['requests']} held-out offline-eval records of "
+        f"`{meta['dataset']}`, grounded schema, greedy, {meta['concurrency']} requests in flight; "
+        f"{meta['rounds']} run(s) per arm, interleaved. The merge (`pathwise models merge`) took "
+        f"{meta['merge_s']} s.",
         "",
         "| served as | start-up s | eval wall s | requests / min | speed-up | action match "
         "| target match | errors |",
@@ -83,31 +75,40 @@ def write(rows: list[dict], args: argparse.Namespace, merge_s: float) -> None:
         )
     lines += [
         "",
-        f"Identical answers, record by record: {same} of {len(a)} (the merged weights are the "
-        "float32 sum base + scale * B @ A; a different summation order can flip a near-tied "
-        "greedy token).",
+        f"Identical answers, record by record (first run of each arm): {same} of {total} (the "
+        "merged weights are the float32 sum base + scale * B @ A; a different summation order "
+        "can flip a near-tied greedy token).",
     ]
-    (RESULTS / "merged.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    return "\n".join(lines)
 
 
 def main() -> None:
-    from benchmarks.offline_timing import add_common_args
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(ap, "runs/bench-merged")
-    args = ap.parse_args()
+    args = parse(ap, "merged")
     from base_models.merge import merge_adapter
 
     merged = args.work / "merged"
     t0 = time.perf_counter()
     merge_adapter(args.base, args.adapter, merged)
     merge_s = time.perf_counter() - t0
+    timed = side_by_side(
+        {
+            "base + LoRA": lambda _r: run_arm(args, "base + LoRA", "lora", None),
+            "merged": lambda _r: run_arm(args, "merged", "merged-arm", merged),
+        },
+        args.rounds,
+    )
+    a, b = (arm["outputs"][0]["_predictions"] for arm in timed.values())
+    same = sum(x == y for x, y in zip(a, b, strict=True))
     rows = [
-        run_arm(args, "base + LoRA", "lora", None),
-        run_arm(args, "merged", "merged-arm", merged),
+        {k: v for k, v in run.items() if k != "_predictions"}
+        for arm in timed.values()
+        for run in arm["outputs"]
     ]
-    write(rows, args, merge_s)
+    meta = run_meta(args) | {"merge_s": round(merge_s, 1), "identical_answers": same}
+    write_results("merged", {"meta": meta, "arms": rows}, markdown(rows, meta, same, len(a)),
+                  overwrite=args.overwrite, results=args.results)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ student, answer the same held-out offline-eval records (the demo's evaluate stag
 schema, greedy, the same concurrency) and are timed from the first request to the last;
 server start-up is reported apart. Writes benchmarks/results/replicas.{json,md}.
 
-    .venv/bin/python benchmarks/bench_replicas.py --base runs/demo/base/model \
+    .venv/bin/python -m benchmarks.bench_replicas --base runs/demo/base/model \
         --adapter runs/demo/train_adapter/out --dataset runs/demo/export/dataset \
         [--replicas 2 --requests 32 --concurrency 4]
 """
@@ -14,18 +14,15 @@ server start-up is reported apart. Writes benchmarks/results/replicas.{json,md}.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
-import sys
+import statistics
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-RESULTS = REPO / "benchmarks" / "results"
+from benchmarks.harness import parse, side_by_side, write_results
+from benchmarks.offline_timing import add_common_args, run_meta, timed_arm
 
 
 def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
-    from benchmarks.offline_timing import timed_arm
     from serving.replicas import ServerReplicas
     from serving.vllm_args import Adapter, ServeConfig
 
@@ -43,19 +40,15 @@ def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
     return {"replicas": replicas, "binds": binds, **timed_arm(group, args, out)}
 
 
-def write(rows: list[dict], args: argparse.Namespace) -> None:
-    one = rows[0]["requests_per_min"]
-    from benchmarks.offline_timing import run_meta
-
-    meta = run_meta(args)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "replicas.json").write_text(json.dumps({"meta": meta, "arms": rows}, indent=2))
+def markdown(rows: list[dict], meta: dict) -> str:
+    one = statistics.median(r["requests_per_min"] for r in rows if r["replicas"] == 1)
     lines = [
-        "# One vLLM server vs replicas, same requests (benchmarks/bench_replicas.py)",
+        "# One vLLM server vs replicas, same requests",
         "",
-        f"{meta['cores']} cores; base `{meta['base']}`, adapter `{meta['adapter']}`; "
-        f"{rows[0]['requests']} held-out offline-eval records of `{meta['dataset']}`, grounded "
-        f"schema, greedy, {args.concurrency} requests in flight.",
+        f"`python -m benchmarks.bench_replicas`; base `{meta['base']}`, adapter "
+        f"`{meta['adapter']}`; {rows[0]['requests']} held-out offline-eval records of "
+        f"`{meta['dataset']}`, grounded schema, greedy, {meta['concurrency']} requests in flight; "
+        f"{meta['rounds']} run(s) per arm, interleaved.",
         "",
         "| servers | cores / GPU each | start-up s | eval wall s | requests / min | speed-up "
         "| target match | errors |",
@@ -68,19 +61,20 @@ def write(rows: list[dict], args: argparse.Namespace) -> None:
             f"| {r['wall_s']} | {r['requests_per_min']} | {r['requests_per_min'] / one:.2f}x "
             f"| {'' if tm is None else f'{tm:.3f}'} | {r['request_errors']} |"
         )
-    (RESULTS / "replicas.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    return "\n".join(lines)
 
 
 def main() -> None:
-    from benchmarks.offline_timing import add_common_args
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(ap, "runs/bench-replicas")
     ap.add_argument("--replicas", type=int, default=2)
-    args = ap.parse_args()
-    rows = [run_arm(args, 1, args.work), run_arm(args, args.replicas, args.work)]
-    write(rows, args)
+    args = parse(ap, "replicas")
+    arms = {n: lambda _r, n=n: run_arm(args, n, args.work) for n in (1, args.replicas)}
+    timed = side_by_side(arms, args.rounds)
+    rows = [run for arm in timed.values() for run in arm["outputs"]]
+    meta = run_meta(args)
+    write_results("replicas", {"meta": meta, "arms": rows}, markdown(rows, meta),
+                  overwrite=args.overwrite, results=args.results)  # fmt: skip
 
 
 if __name__ == "__main__":

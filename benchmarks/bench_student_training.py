@@ -9,7 +9,7 @@ CPU without AMX/AVX512-BF16, bf16 is emulated and a bf16 training step would tak
 arm is reported from the probe alone unless --force-bf16.
 Writes benchmarks/results/student_training.{json,md}.
 
-    .venv/bin/python benchmarks/bench_student_training.py --model runs/demo/base/model \
+    .venv/bin/python -m benchmarks.bench_student_training --model runs/demo/base/model \
         --dataset runs/demo/export/dataset [--steps 8] [--rounds 2] [--threads 2]
 """
 
@@ -18,21 +18,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from base_models.precision import bf16_support
+from benchmarks.harness import parse, side_by_side, write_results
+
 REPO = Path(__file__).resolve().parent.parent
-RESULTS = REPO / "benchmarks" / "results"
 RECIPE = REPO / "training/recipes/demo-student-smollm2.yaml"
 
 
 def _one(model: Path, dataset: Path, precision: str, steps: int, threads: int, out: Path) -> dict:
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), TOKENIZERS_PARALLELISM="false")
-    env["PYTHONPATH"] = str(REPO)
     cmd = [
         sys.executable, "-m", "training.sft", "--recipe", str(RECIPE), "--model", str(model),
         "--dataset", str(dataset), "--output-dir", str(out), "--max-steps", str(steps),
@@ -79,26 +79,23 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=8)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=RESULTS)
     ap.add_argument("--force-bf16", action="store_true", help="train bf16 even where emulated")
-    args = ap.parse_args()
-    sys.path.insert(0, str(REPO))
-    from base_models.precision import bf16_support
-
+    args = parse(ap, "student_training")
     native, why = bf16_support()
     probe = {d: matmul_gflops(d, args.threads) for d in ("float32", "bfloat16")}
     print(json.dumps({"matmul_gflops": probe, "bf16_native": native}), flush=True)
     precisions = ("fp32", "bf16") if native or args.force_bf16 else ("fp32",)
-    runs: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="bench-student-") as tmp:
-        for r in range(args.rounds):
-            for precision in precisions:
-                res = _one(
-                    args.model, args.dataset, precision, args.steps, args.threads,
-                    Path(tmp) / f"{precision}-{r}",
-                )  # fmt: skip
-                print(json.dumps(res), flush=True)
-                runs.append(res)
+        timed = side_by_side(
+            {
+                p: lambda r, p=p: _one(
+                    args.model, args.dataset, p, args.steps, args.threads, Path(tmp) / f"{p}-{r}"
+                )
+                for p in precisions
+            },
+            args.rounds,
+        )
+    runs = [run for arm in timed.values() for run in arm["outputs"]]
     arms = {}
     for precision in precisions:
         mine = [x for x in runs if x["precision"] == precision]
@@ -112,10 +109,7 @@ def main() -> None:
         arms["bf16"]["tokens_per_s"] / arms["fp32"]["tokens_per_s"] if "bf16" in arms else None
     )
     doc = {
-        "benchmark": "student_training_precision",
         "recipe": str(RECIPE.relative_to(REPO)),
-        "machine": f"{platform.machine()} Python {platform.python_version()}, "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end",
         "bf16_reason": why,
         "bf16_native": native,
         "matmul_gflops_1024": probe,
@@ -125,15 +119,12 @@ def main() -> None:
         "bf16_speedup": round(speedup, 2) if speedup else None,
         "runs": runs,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "student_training.json").write_text(json.dumps(doc, indent=2) + "\n")
     md = [
         "# Training throughput of the pretrained student: fp32 vs bf16",
         "",
         f"LoRA r16 on every linear layer of SmolLM2-135M-Instruct, micro batch 4, the demo's "
         f"real records, `{doc['recipe']}` through training/sft.py; {args.rounds} alternating "
-        f"runs of {args.steps} steps per precision, {args.threads} threads; medians. "
-        f"Machine: {doc['machine']}.",
+        f"runs of {args.steps} steps per precision, {args.threads} threads; medians.",
         "",
         "| precision | steps/s | s/step | tokens/s |",
         "| --- | ---: | ---: | ---: |",
@@ -155,8 +146,8 @@ def main() -> None:
         ),
         "",
     ]
-    (args.out / "student_training.md").write_text("\n".join(md))
-    print("\n".join(md))
+    write_results("student_training", doc, "\n".join(md), overwrite=args.overwrite,
+                  results=args.results)  # fmt: skip
 
 
 if __name__ == "__main__":

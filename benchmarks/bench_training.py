@@ -6,7 +6,7 @@ processes, tiny-clause), each in a fresh subprocess with one thread per process.
 come from the trainer's own ``train_steps_per_second`` (training loop only, no model load).
 Writes benchmarks/results/training.{json,md}.
 
-    .venv/bin/python benchmarks/bench_training.py [--steps 40] [--no-zero2]
+    .venv/bin/python -m benchmarks.bench_training [--steps 40] [--no-zero2]   # about 5 min
 """
 
 from __future__ import annotations
@@ -14,23 +14,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.harness import parse, write_results
 
-RESULTS = REPO / "benchmarks" / "results"
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _env() -> dict[str, str]:
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
     env.pop("WANDB_PROJECT", None)
-    env["PYTHONPATH"] = str(REPO)
     return env
 
 
@@ -62,7 +59,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--no-zero2", action="store_true", help="skip the DeepSpeed two-process run")
-    args = ap.parse_args()
+    args = parse(ap, "training")
 
     from base_models import tiny
     from training import tiny_data
@@ -101,22 +98,14 @@ def main() -> None:
             | sft("tiny-clause", text, text_data, t / "r3", [py, "-m", "training.sft"])
         )
 
-    result = {
-        "benchmark": "tiny recipe CPU training throughput",
-        "steps": args.steps,
-        "machine": f"{platform.machine()} {platform.python_version()}, {os.cpu_count()} cores",
-        "load_avg_1m_at_end": round(os.getloadavg()[0], 2),
-        "threads_per_process": 1,
-        "runs": rows,
-    }
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "training.json").write_text(json.dumps(result, indent=2) + "\n")
+    result = {"steps": args.steps, "threads_per_process": 1, "runs": rows}
     lines = [
         "# Training throughput (tiny recipes, CPU)",
         "",
         f"{args.steps} optimizer steps per run, global batch 2, one thread per process, fp32. "
         "steps/s is the trainer's `train_steps_per_second` (loop only); wall includes imports, "
-        "model load and the overlength pass.",
+        "model load and the overlength pass. The machine is shared with other jobs (its load "
+        "is in the machine line), so treat the numbers as a floor.",
         "",
         "| run | procs | micro x accum | steps/s | samples/s | loss first -> last | wall s |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -127,14 +116,8 @@ def main() -> None:
             f"{r['steps_per_s']} | {r['samples_per_s']} | {r['loss_first']} -> {r['loss_last']} | "
             f"{r['wall_s_incl_startup']} |"
         )
-    lines += [
-        "",
-        f"Machine: {result['machine']}, shared with other jobs (1-min load average at the end: "
-        f"{result['load_avg_1m_at_end']}), so treat the numbers as a floor.",
-        "",
-    ]
-    (RESULTS / "training.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_results("training", result, "\n".join(lines), overwrite=args.overwrite,
+                  results=args.results)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -7,18 +7,16 @@ step rows, real screenshots), then times: a cold read of a run, the refresh afte
 pages in-process, `audit create` for 80 pairs, and `audit report` on six raters' labels.
 Writes benchmarks/results/viewer.{json,md}.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/bench_viewer.py [--rollouts 4096]
+    .venv/bin/python -m benchmarks.bench_viewer [--rollouts 4096]   # about 3 min
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
 import random
 import shutil
 import sqlite3
-import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -26,13 +24,15 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from agent_runtime.runner.traces import iter_rows, trace_files
+from benchmarks.harness import parse, side_by_side, write_results
 from evals.audit.config import load_settings
 from evals.audit.create import create_study
 from evals.audit.report import build_report
 from evals.viewer.app import create_app
 from evals.viewer.reader import RunReader
 
-FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "viewer" / "fixtures" / "runs"
+# The viewer tests' committed runs: real step rows and screenshots to multiply.
+FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "viewer_runs" / "runs"
 
 
 def synth_run(src: Path, dst: Path, n: int) -> int:
@@ -57,12 +57,8 @@ def synth_run(src: Path, dst: Path, n: int) -> int:
 
 
 def timed(fn, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    """Median wall seconds of `fn` over `repeats` calls."""
+    return side_by_side({"fn": lambda _r: fn()}, repeats)["fn"]["seconds"]["median"]
 
 
 def label_study(path: Path, seed: int = 0) -> int:
@@ -91,11 +87,10 @@ def label_study(path: Path, seed: int = 0) -> int:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rollouts", type=int, default=4096)
-    ap.add_argument("--results", type=Path, default=Path(__file__).parent / "results")
-    args = ap.parse_args()
-    out: dict = {"benchmark": "trace viewer and audit", "rollouts_per_run": args.rollouts}
+    args = parse(ap, "viewer")
+    out: dict = {"rollouts_per_run": args.rollouts}
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "teacher", Path(tmp) / "perturbed"
         rows = synth_run(FIXTURE / "teacher", a, args.rollouts)
@@ -108,20 +103,26 @@ def main() -> None:
         extra = (a / "traces" / "shard-0-of-1.jsonl").read_text().splitlines()[:100]
 
         def append_and(fn):
-            def go():
+            def go(_round: int) -> None:
                 with (a / "traces" / "shard-0-of-1.jsonl").open("a") as fh:
                     fh.write("\n".join(extra) + "\n")
                 fn()
 
             return go
 
-        incremental = timed(append_and(reader.refresh))
-        full = timed(append_and(lambda: [r for p in trace_files(a) for r in iter_rows(p)]))
+        # The two ways to catch up with a growing run, interleaved on the same growing file.
+        both = side_by_side(
+            {
+                "incremental": append_and(reader.refresh),
+                "full": append_and(lambda: [r for p in trace_files(a) for r in iter_rows(p)]),
+            },
+            5,
+        )
         out["read"] = {
             "cold_s": round(cold, 3),
             "rows_per_s": round(rows / cold),
-            "refresh_after_100_rows_ms": round(1e3 * incremental, 1),
-            "full_reread_ms": round(1e3 * full, 1),
+            "refresh_after_100_rows_ms": round(1e3 * both["incremental"]["seconds"]["median"], 1),
+            "full_reread_ms": round(1e3 * both["full"]["seconds"]["median"], 1),
         }
 
         client = TestClient(create_app([a, b]))
@@ -158,11 +159,7 @@ def main() -> None:
             "labels": labels,
             "report_s": round(report_s, 2),
         }
-    out["machine"] = f"{platform.machine()} {platform.python_version()} ({platform.node()})"
-    args.results.mkdir(parents=True, exist_ok=True)
-    (args.results / "viewer.json").write_text(json.dumps(out, indent=2) + "\n")
-    (args.results / "viewer.md").write_text(markdown(out))
-    print(markdown(out))
+    write_results("viewer", out, markdown(out), overwrite=args.overwrite, results=args.results)
 
 
 def markdown(r: dict) -> str:
@@ -184,9 +181,6 @@ def markdown(r: dict) -> str:
         f"| `audit create`: {au['pairs']} pairs, {au['raters']} raters, {au['steps']} steps, "
         f"{au['screenshots']} screenshots ({au['study_mb']} MB) | {au['create_s']} s |",
         f"| `audit report` on {au['labels']} labels | {au['report_s']} s |",
-        "",
-        f"Machine: {r['machine']}, shared with other engineers' jobs.",
-        "",
     ]
     return "\n".join(lines)
 

@@ -1,4 +1,4 @@
-"""One timed offline-eval pass against an endpoint: what the serving benchmarks compare.
+"""One timed offline-eval pass against an endpoint: what bench_replicas and bench_merged compare.
 
 The demo's evaluate stage in miniature: held-out offline-eval records, grounded schema,
 greedy, `concurrency` requests in flight, timed from the first request to the last.
@@ -7,8 +7,6 @@ greedy, `concurrency` requests in flight, timed from the first request to the la
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import time
 from pathlib import Path
 from typing import Any
@@ -66,15 +64,16 @@ def add_common_args(ap: argparse.ArgumentParser, work: str) -> None:
     ap.add_argument("--requests", type=int, default=32)
     ap.add_argument("--concurrency", type=int, default=4)
     ap.add_argument("--max-model-len", type=int, default=2048)
+    ap.add_argument("--rounds", type=int, default=1, help="runs per arm, interleaved")
     ap.add_argument("--work", type=Path, default=Path(work))
 
 
 def run_meta(args: argparse.Namespace) -> dict[str, Any]:
     return {
-        "machine": platform.processor() or platform.machine(),
-        "cores": len(os.sched_getaffinity(0)),
         "base": str(args.base),
         "adapter": str(args.adapter),
         "dataset": str(args.dataset),
         "concurrency": args.concurrency,
+        "requests": args.requests,
+        "rounds": args.rounds,
     }

@@ -1,0 +1,1 @@
+"""Tests of the performance benchmarks' harness (benchmarks/harness.py, common.results)."""
