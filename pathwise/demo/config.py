@@ -16,20 +16,11 @@ class StudentSpec(BaseModel):
     base: str | None = Field(
         default=None,
         description="A pretrained base from base_models/registry.yaml, imported by the "
-        "`base` stage (e.g. smollm2-135m-instruct). Without it the base is random and built "
-        "from `model` sizes, then fitted by the base stage.",
+        "`base` stage (e.g. smollm2-135m-instruct). Without it the adapter recipe's own "
+        "`model.name_or_path` is the base (a hub id on a GPU node).",
     )
-    model: dict[str, int | float] = Field(
-        default_factory=dict, description="Sizes for base_models.tiny.build_text (random base)."
-    )
-    base_recipe: str | None = Field(
-        default=None, description="Recipe of the base stage (only when the base is random)."
-    )
-    synthetic_examples: int = Field(default=0, ge=0, description="full-prompt augmented records")
-    drill_examples: int = Field(default=0, ge=0, description="compact drills (command + labels)")
     adapter_recipe: str = Field(description="The LoRA recipe: the same path the 8B recipe uses.")
     text_only: bool = True
-    max_steps_base: int | None = None
     max_steps_adapter: int | None = None
 
 

@@ -33,7 +33,8 @@ def run_pipeline(cfg: DemoConfig, out: Path) -> dict[str, Any]:
 
 
 def _base(cfg: DemoConfig, out: Path, s: dict[str, Any], dataset: Path, traces: Path) -> Path:
-    """The adapter's base: an imported pretrained model, or a random one fitted first."""
+    """The adapter's base: a pretrained model imported from the registry, else the adapter
+    recipe's own `model.name_or_path` (a hub id on a GPU node)."""
     from pathwise.demo import student
 
     spec = cfg.student
@@ -41,21 +42,7 @@ def _base(cfg: DemoConfig, out: Path, s: dict[str, Any], dataset: Path, traces: 
     if spec.base:
         s["base"] = run_stage(out, "base", lambda d: student.import_stage(spec.base or "", d))
         return Path(s["base"]["model"])
-    if not spec.base_recipe:
-        return Path(student.recipe_value(spec.adapter_recipe, "model", "name_or_path"))
-    s["augment"] = run_stage(
-        out, "augment", lambda d: student.augment_stage(cfg, traces, dataset, d)
-    )
-    base_data = Path(s["augment"]["dataset"])
-    s["build"] = run_stage(out, "build", lambda d: student.build_stage(cfg, [base_data], d))
-    s["train_base"] = run_stage(
-        out,
-        "train_base",
-        lambda d: student.sft_stage(
-            spec.base_recipe or "", Path(s["build"]["model"]), base_data, d, spec.max_steps_base
-        ),
-    )
-    return Path(s["train_base"]["out"])
+    return Path(student.recipe_value(spec.adapter_recipe, "model", "name_or_path"))
 
 
 def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:

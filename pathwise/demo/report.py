@@ -9,6 +9,7 @@ from typing import Any
 from pathwise.demo.config import DemoConfig
 from pathwise.demo.plots import plot_losses, plot_tasks
 from pathwise.demo.report_md import render
+from pathwise.demo.student import recipe_value
 
 OFFLINE_KEYS = (
     "n",
@@ -52,12 +53,16 @@ def _base(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
         keys = ("name", "package", "version", "file", "sha256", "license", "description")
         return {"kind": "pretrained", **{k: prov.get(k) for k in keys}}
     assert cfg.student is not None
-    return {"kind": "random", "sizes": cfg.student.model, "base_recipe": cfg.student.base_recipe}
+    # No import stage: the adapter recipe names its base (a hub id on a GPU node).
+    return {
+        "kind": "hub",
+        "name": recipe_value(cfg.student.adapter_recipe, "model", "name_or_path"),
+    }
 
 
 def _training(s: dict[str, Any]) -> dict[str, Any]:
     out = {}
-    for k in ("train_base", "train_adapter"):
+    for k in ("train_adapter",):
         if k in s and s[k]["train_losses"]:
             st = s[k]
             out[k] = {
@@ -167,10 +172,7 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
         }
         plot_tasks(per_task, out / "tasks.png")
         plot_losses(
-            {
-                "base stage": s.get("train_base", {}).get("train_losses", []),
-                "adapter": s["train_adapter"]["train_losses"],
-            },
+            {"adapter": s["train_adapter"]["train_losses"]},
             out / "loss.png",
         )
         cm = Path(ev["offline"]["out"]) / "confusion_matrix.png"

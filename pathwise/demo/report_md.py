@@ -39,7 +39,7 @@ def _summary(cfg: DemoConfig, r: dict[str, Any]) -> list[str]:
             f"{base['sha256'][:12]}..., {base['license']})"
         )
     else:
-        what = "a small random Qwen3 text model fitted in a base stage, then a LoRA adapter"
+        what = f"a LoRA adapter over **{base['name']}**"
     ratio = live["student_over_teacher"]
     lines = [
         f"The student is {what}, trained with `{r['adapter_recipe']}` through training/sft.py "

@@ -1,6 +1,6 @@
 """Demo stages that make the student: export, the base (a pretrained model imported from the
-registry, or a random one with grounding augmentation and a full fine-tune) and the LoRA
-adapter stage through training/sft.py, the same entry point and LoRA path the 8B recipe uses."""
+registry), the LoRA adapter through training/sft.py (the entry point and LoRA path the 8B
+recipe uses) and the merge."""
 
 from __future__ import annotations
 
@@ -54,72 +54,6 @@ def merge_stage(base: Path, adapter: Path, stage_dir: Path) -> dict[str, Any]:
 
     out = stage_dir / "model"
     return {"model": str(out), "provenance": merge_adapter(base, adapter, out)}
-
-
-def augment_stage(cfg: DemoConfig, traces: Path, dataset: Path, stage_dir: Path) -> dict[str, Any]:
-    """Augmented training records from training-split rows only; eval stays the real eval."""
-    from datasets import load_from_disk
-
-    from agent_runtime.runner.traces import iter_rows, trace_files
-    from contracts.step_row import StepRow
-    from data_export.augment import augmented_records
-    from data_export.dataset import save_splits
-    from data_export.middle.export import features
-    from data_export.split import assign
-
-    assert cfg.student is not None
-    rows = [
-        r
-        for p in trace_files(traces)
-        for _, r, _ in iter_rows(p)
-        if isinstance(r, StepRow)
-        and assign(r.contract.base_task_id, cfg.eval_fraction, cfg.split_seed) == "train"
-    ]
-    real = load_from_disk(str(dataset))
-    n = cfg.student.synthetic_examples
-    out = stage_dir / "dataset"
-    feats = features(images=True)
-
-    def train() -> Any:
-        yield from augmented_records(
-            rows, cfg.student.drill_examples, seed=cfg.split_seed + 1, compact=True
-        )
-        yield from augmented_records(rows, n, seed=cfg.split_seed)
-
-    sizes = save_splits(
-        {"train": train, "eval": lambda: iter(real["eval"])}, feats, out, stage_dir / "scratch"
-    )
-    return {
-        "dataset": str(out),
-        "sizes": sizes,
-        "source_rows": len(rows),
-        "drills": cfg.student.drill_examples,
-        "augmented": n,
-    }
-
-
-def _corpus(datasets: list[Path], limit: int = 4000) -> list[str]:
-    from datasets import load_from_disk
-
-    from training.data import text_messages
-
-    texts: list[str] = []
-    for path in datasets:
-        split = load_from_disk(str(path))["train"]
-        for rec in split.select(range(min(limit, len(split)))):
-            texts.extend(m["content"] for m in text_messages(rec["messages"]))
-    return texts
-
-
-def build_stage(cfg: DemoConfig, datasets: list[Path], stage_dir: Path) -> dict[str, Any]:
-    """A random Qwen3 base whose byte-level BPE is trained on the demo's own chat text."""
-    from base_models.tiny import build_text
-
-    assert cfg.student is not None
-    out = stage_dir / "model"
-    build_text(out, seed=0, corpus=_corpus(datasets), **cfg.student.model)
-    n_params = json.loads((out / "config.json").read_text())
-    return {"model": str(out), "config": n_params}
 
 
 def sft_stage(

@@ -8,48 +8,6 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-# A small Action-AST-like schema: anyOf of objects told apart by a const "type", bounded values,
-# so even a random model must finish inside a small token budget.
-SMALL_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "action": {
-            "anyOf": [
-                {
-                    "type": "object",
-                    "properties": {
-                        "type": {"const": "click"},
-                        "target": {"type": "integer", "minimum": 0, "maximum": 99},
-                    },
-                    "required": ["type", "target"],
-                    "additionalProperties": False,
-                },
-                {
-                    "type": "object",
-                    "properties": {
-                        "type": {"const": "scroll"},
-                        "direction": {"enum": ["up", "down"]},
-                    },
-                    "required": ["type", "direction"],
-                    "additionalProperties": False,
-                },
-                {
-                    "type": "object",
-                    "properties": {
-                        "type": {"const": "type"},
-                        "target": {"type": "integer", "minimum": 0, "maximum": 99},
-                        "text": {"type": "string", "minLength": 1, "maxLength": 12},
-                    },
-                    "required": ["type", "target", "text"],
-                    "additionalProperties": False,
-                },
-            ]
-        }
-    },
-    "required": ["action"],
-    "additionalProperties": False,
-}
-
 
 class _Click(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -71,10 +29,15 @@ class _Type(BaseModel):
 
 
 class _Small(BaseModel):
-    """SMALL_SCHEMA as pydantic, to validate outputs without a jsonschema dependency."""
+    """A small Action-AST-like answer: objects told apart by a const `type`, every value bounded,
+    so even a random model must finish inside a small token budget."""
 
     model_config = ConfigDict(extra="forbid")
     action: _Click | _Scroll | _Type
+
+
+# The decoding schema is the validator's own, so the two cannot drift apart.
+SMALL_SCHEMA = TypeAdapter(_Small).json_schema()
 
 
 def validate_small(text: str) -> _Small:

@@ -245,7 +245,7 @@ def test_training_package_stands_apart():
 
 
 def test_loss_on_switches_assistant_only_loss(tmp_path):
-    data = yaml.safe_load((REPO / "training/recipes/demo-student-lora.yaml").read_text())
+    data = yaml.safe_load((REPO / "training/recipes/demo-student-smollm2.yaml").read_text())
     for value, expected in (("assistant", True), ("all", False)):
         path = tmp_path / f"{value}.yaml"
         path.write_text(yaml.safe_dump({**data, "loss_on": value}))

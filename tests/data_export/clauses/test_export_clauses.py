@@ -9,11 +9,11 @@ from datasets import load_from_disk
 from typer.testing import CliRunner
 
 from common.outputs import OutputExistsError
-from data_export.clauses.ast import Clause, CourseNode, clause_course_ids, clause_json_schema
 from data_export.clauses.export import ClauseExportConfig, export_clauses
 from data_export.clauses.generator import generate
 from data_export.clauses.records import build_record, identifier_enum, span_violations
 from pathwise.cli import app
+from planner.clause_ast import Clause, CourseNode, clause_course_ids, clause_json_schema
 
 
 def test_deterministic_for_a_seed():

@@ -168,7 +168,6 @@ def test_shipped_recipes_load_and_unseen_tasks_must_be_new(tmp_path: Path) -> No
     assert not set(cfg.unseen_tasks) & set(cfg.tasks) and len(cfg.unseen_tasks) == 2
     assert cfg.live_workers == 4 and cfg.workers == 2
     assert load_demo_config("teacher-only").live_workers is None  # live falls back to workers
-    load_demo_config("random-base-cpu")
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: b\ntasks: [click-button]\ntrain_seeds: '0'\nheldout_seeds: '1'\n"
                    "unseen_tasks: [click-button]\n")  # fmt: skip
