@@ -35,6 +35,7 @@ def _mount() -> None:
     from pathwise.demo import cli as demo_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
+    from training import cli as training_cli
 
     runtime_cli.register(app, bench_app)
     planner_cli.register(app, bench_app)
@@ -42,6 +43,7 @@ def _mount() -> None:
     evals_cli.register(app, bench_app)
     serving_cli.register(app, bench_app)
     models_cli.register(app)
+    training_cli.register(app)  # pathwise train
     demo_cli.register(app, bench_app)
     catalog_eval_cli.register(catalog_cli.register(app))  # pathwise catalog ...
     catalog_eval_cli.register_bench(bench_app)  # pathwise bench catalog

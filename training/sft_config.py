@@ -127,8 +127,7 @@ class Recipe(_Strict):
     paper: str = Field(description="the table / row this recipe reproduces")
     model: ModelSpec
     data: DataSpec
-    # null = full fine-tuning: only for the base stage of a random tiny student, whose frozen
-    # random weights a LoRA could not move; every paper recipe sets a LoRA.
+    # null = full fine-tuning; every paper recipe sets a LoRA.
     lora: LoraSpec | None = None
     batch: BatchSpec
     distributed: DistributedSpec = DistributedSpec()

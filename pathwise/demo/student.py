@@ -4,16 +4,13 @@ recipe uses) and the merge."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from pathwise.demo.config import DemoConfig
+from training.launch import TrainLaunch, train
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -59,37 +56,16 @@ def merge_stage(base: Path, adapter: Path, stage_dir: Path) -> dict[str, Any]:
 def sft_stage(
     recipe: str, model: Path, dataset: Path, stage_dir: Path, max_steps: int | None = None
 ) -> dict[str, Any]:
-    """Run training/sft.py under `accelerate launch` with the recipe's own accelerate config:
-    the CPU config for the demo's tiny student, the ZeRO-2 4-GPU config for the 8B recipe."""
-    out = stage_dir / "out"
-    cmd = [
-        sys.executable,
-        "-m",
-        "accelerate.commands.launch",
-        "--config_file",
-        str(REPO / "training/accelerate/cpu.yaml"),
-        str(REPO / "training/sft.py"),
-        "--recipe",
-        str(REPO / recipe),
-        "--model",
-        str(model),
-        "--dataset",
-        str(dataset),
-        "--output-dir",
-        str(out),
-    ]
-    if max_steps:
-        cmd += ["--max-steps", str(max_steps)]
-    env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "HF_HUB_OFFLINE": "1"}
-    log = stage_dir / "train.log"
-    with log.open("w") as fh:
-        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=REPO)
-    if proc.returncode != 0:
-        tail = "\n".join(log.read_text().splitlines()[-30:])
-        raise RuntimeError(f"training failed (see {log}):\n{tail}")
-    summary = json.loads((out / "run_summary.json").read_text())
+    """The adapter through `pathwise train` (training/launch.py): training/sft.py under
+    `accelerate launch` with the recipe's own accelerate config, the CPU one for the demo's
+    student, ZeRO-2 on four GPUs for the 8B recipe."""
+    spec = TrainLaunch(
+        recipe=REPO / recipe, model=str(model), dataset=dataset, out=stage_dir / "out",
+        max_steps=max_steps,
+    )  # fmt: skip
+    summary = train(spec, log=stage_dir / "train.log")
     return {
-        "out": str(out),
+        "out": str(spec.out),
         "recipe": recipe,
         "global_step": summary["global_step"],
         "precision": summary.get("precision"),

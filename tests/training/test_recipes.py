@@ -255,3 +255,26 @@ def test_loss_on_switches_assistant_only_loss(tmp_path):
     bad.write_text(yaml.safe_dump({**data, "loss_on": "prompt"}))
     with pytest.raises(RecipeError, match="loss_on"):
         load_recipe(bad)
+
+
+def test_train_launch_passes_process_and_machine_options_through(tmp_path):
+    from training.launch import TrainLaunch, launch_command
+
+    recipe = REPO / "training/recipes/middle-qwen3vl-8b.yaml"
+    cmd = launch_command(TrainLaunch(recipe=recipe, dataset=tmp_path / "d", max_steps=3))
+    # The recipe's own config, unless the user names another; accelerate options before `-m`.
+    assert cmd[cmd.index("--config_file") + 1] == str(REPO / "training/accelerate/zero2-4gpu.yaml")
+    assert cmd[cmd.index("-m", 3) + 1] == "training.sft" and "--num_processes" not in cmd
+    other = REPO / "training/accelerate/cpu-zero2-2proc.yaml"
+    cmd = launch_command(
+        TrainLaunch(recipe=recipe, accelerate_config=other, num_processes=16, num_machines=2,
+                    machine_rank=1, main_process_ip="10.0.0.1", main_process_port=29500)
+    )  # fmt: skip
+    head = cmd[: cmd.index("-m", 3)]
+    assert head[head.index("--config_file") + 1] == str(other)
+    for flag, value in (("--num_processes", "16"), ("--num_machines", "2"),
+                        ("--machine_rank", "1"), ("--main_process_ip", "10.0.0.1"),
+                        ("--main_process_port", "29500")):  # fmt: skip
+        assert head[head.index(flag) + 1] == value
+    with pytest.raises(RecipeError, match=r"no-such\.yaml"):
+        launch_command(TrainLaunch(recipe=recipe, accelerate_config=tmp_path / "no-such.yaml"))

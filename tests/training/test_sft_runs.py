@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from tests.training.trainutil import (
     CLAUSE_RECIPE,
     VL_RECIPE,
     ok,
+    run_cmd,
     sft_accelerate,
     sft_python,
     summary,
@@ -81,9 +83,17 @@ def test_tiny_vl_adapter_reloads_and_generates(vl_run: Path, tiny_vl: Path):
     assert out.shape[1] > inputs["input_ids"].shape[1]
 
 
-def test_tiny_vl_sft_accelerate_cpu(vl_run: Path, tiny_vl: Path, vl_data: Path, tmp_path):
+def test_pathwise_train_launches_the_recipes_accelerate_config(vl_run, tiny_vl, vl_data, tmp_path):
+    """`pathwise train` prints and runs `accelerate launch` with the recipe's own config."""
     out = tmp_path / "acc"
-    ok(sft_accelerate("training/accelerate/cpu.yaml", VL_RECIPE, tiny_vl, vl_data, out))
+    pathwise = str(Path(sys.executable).parent / "pathwise")
+    proc = run_cmd([pathwise, "train", "--recipe", str(VL_RECIPE), "--model", str(tiny_vl),
+                    "--dataset", str(vl_data), "--out", str(out)])  # fmt: skip
+    ok(proc)
+    printed = next(line for line in proc.stderr.splitlines() if line.startswith("$ "))
+    assert "accelerate.commands.launch --config_file" in printed
+    assert printed.split("--config_file ")[1].split()[0].endswith("training/accelerate/cpu.yaml")
+    assert " -m training.sft " in printed and "done: 12 steps" in proc.stdout
     s = summary(out)
     assert_loss_falls(s["train_losses"], 12)
     assert (out / "adapter_model.safetensors").is_file()

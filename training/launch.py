@@ -1,0 +1,132 @@
+"""`pathwise train`: training/sft.py under `accelerate launch`, as a GPU node runs it (WebRider
+Appendix E, Tables 37-39).
+
+The recipe names its own accelerate config (`distributed.accelerate_config`); a user may point at
+another one and pass the process and machine options through, with accelerate's meaning
+(`num_processes` is the total over all machines). The command that runs is printed before it
+runs, so a launch can be copied into a scheduler script as it is. Hub access is the user's
+choice: nothing here sets or clears HF_HUB_OFFLINE.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from training.sft import SUMMARY_FILE
+from training.sft_config import REPO_ROOT, RecipeError, load_recipe, resolve_path
+
+# One process on this machine's CPU: used only when a recipe names no accelerate config.
+DEFAULT_ACCELERATE_CONFIG = "training/accelerate/cpu.yaml"
+
+
+class TrainLaunch(BaseModel):
+    """Everything `pathwise train` passes on; None leaves the recipe's (or config's) value."""
+
+    model_config = ConfigDict(extra="forbid")
+    recipe: Path
+    dataset: Path | None = None
+    model: str | None = None
+    out: Path | None = None
+    accelerate_config: Path | None = None
+    num_processes: int | None = Field(default=None, ge=1)
+    num_machines: int | None = Field(default=None, ge=1)
+    machine_rank: int | None = Field(default=None, ge=0)
+    main_process_ip: str | None = None
+    main_process_port: int | None = Field(default=None, ge=1, le=65535)
+    max_steps: int | None = Field(default=None, ge=1)
+    precision: Literal["bf16", "fp32", "auto"] | None = None
+    micro_batch: int | None = Field(default=None, ge=1)
+    grad_accum: int | None = Field(default=None, ge=1)
+    resume: str = "auto"
+
+
+def accelerate_config(spec: TrainLaunch) -> Path:
+    """The user's config, else the recipe's own, else one CPU process."""
+    if spec.accelerate_config is not None:
+        path = spec.accelerate_config
+    else:
+        named = load_recipe(spec.recipe).distributed.accelerate_config
+        path = resolve_path(named or DEFAULT_ACCELERATE_CONFIG)
+    if not path.is_file():
+        raise RecipeError(f"accelerate config {path}: no such file")
+    return path
+
+
+def launch_command(spec: TrainLaunch) -> list[str]:
+    """The exact command line: `accelerate launch [options] -m training.sft [recipe args]`."""
+    cmd = [sys.executable, "-m", "accelerate.commands.launch"]
+    cmd += ["--config_file", str(accelerate_config(spec))]
+    for flag, value in (
+        ("--num_processes", spec.num_processes),
+        ("--num_machines", spec.num_machines),
+        ("--machine_rank", spec.machine_rank),
+        ("--main_process_ip", spec.main_process_ip),
+        ("--main_process_port", spec.main_process_port),
+    ):
+        if value is not None:
+            cmd += [flag, str(value)]
+    cmd += ["-m", "training.sft", "--recipe", str(spec.recipe), "--resume", spec.resume]
+    for flag, value in (
+        ("--dataset", spec.dataset),
+        ("--model", spec.model),
+        ("--output-dir", spec.out),
+        ("--max-steps", spec.max_steps),
+        ("--precision", spec.precision),
+        ("--micro-batch", spec.micro_batch),
+        ("--grad-accum", spec.grad_accum),
+    ):
+        if value is not None:
+            cmd += [flag, str(value)]
+    return cmd
+
+
+def output_dir(spec: TrainLaunch) -> Path:
+    return spec.out if spec.out is not None else resolve_path(load_recipe(spec.recipe).output_dir)
+
+
+def train(
+    spec: TrainLaunch,
+    *,
+    log: Path | None = None,
+    echo: Callable[[str], None] = print,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Launch, wait, and return OUT/run_summary.json; a failed launch is a RuntimeError with the
+    log's tail. With `log`, the training output goes there instead of the terminal."""
+    cmd = launch_command(spec)
+    echo("$ " + shlex.join(cmd))
+    # The project root on the path: `-m training.sft` then imports this checkout's code.
+    run_env = {**os.environ, **(env or {})}
+    run_env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO_ROOT), run_env.get("PYTHONPATH", "")) if p
+    )
+    run_env.setdefault("TOKENIZERS_PARALLELISM", "false")
+    if log is None:
+        proc = subprocess.run(cmd, env=run_env, cwd=REPO_ROOT)
+        tail = ""
+    else:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        with log.open("w") as fh:
+            proc = subprocess.run(
+                cmd, stdout=fh, stderr=subprocess.STDOUT, env=run_env, cwd=REPO_ROOT
+            )
+        tail = "\n" + "\n".join(log.read_text().splitlines()[-30:])
+    if proc.returncode != 0:
+        where = f" (log: {log})" if log else ""
+        raise RuntimeError(f"training failed with exit code {proc.returncode}{where}{tail}")
+    summary = output_dir(spec) / SUMMARY_FILE
+    if spec.machine_rank:
+        # Only the world's first process writes the summary, on the first machine.
+        return {"machine_rank": spec.machine_rank, "summary": str(summary)}
+    if not summary.is_file():
+        raise RuntimeError(f"training finished without writing {summary}")
+    return json.loads(summary.read_text())
