@@ -34,6 +34,15 @@ Endpoint = Annotated[
         "server comma-separated (requests go round-robin).",
     ),
 ]
+ApiKey = Annotated[
+    str | None,
+    typer.Option(
+        envvar="OPENAI_API_KEY",
+        show_default=False,
+        help="API key sent as a Bearer token to --endpoint (default: $OPENAI_API_KEY); never "
+        "printed or logged.",
+    ),
+]
 ServedModel = Annotated[
     str | None, typer.Option("--model", help="Served model or LoRA adapter name at --endpoint.")
 ]
