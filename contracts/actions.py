@@ -21,13 +21,16 @@ RecoveryReason = Literal[
 ]
 
 _Strict = ConfigDict(extra="forbid", frozen=True)
+# One bound for the integers drawn on a page (contracts/observation.py) and the targets an
+# action may name: a visible label is always a valid target.
+MAX_LABEL = 9999
 
 
 class ClickAction(BaseModel):
     model_config = _Strict
     type: Literal["click"] = "click"
     target: int = Field(
-        ge=0, le=9999, description="Integer set-of-mark label of a visible element."
+        ge=0, le=MAX_LABEL, description="Integer set-of-mark label of a visible element."
     )
 
 
@@ -35,7 +38,7 @@ class TypeAction(BaseModel):
     model_config = _Strict
     type: Literal["type"] = "type"
     target: int = Field(
-        ge=0, le=9999, description="Integer label of a visible text field or select."
+        ge=0, le=MAX_LABEL, description="Integer label of a visible text field or select."
     )
     text: str = Field(min_length=1, max_length=2000, description="Non-empty text to enter.")
     submit: bool = Field(default=False, description="Press Enter after typing.")
@@ -44,7 +47,7 @@ class TypeAction(BaseModel):
 class ScrollAction(BaseModel):
     model_config = _Strict
     type: Literal["scroll"] = "scroll"
-    target: Literal["window"] | Annotated[int, Field(ge=0, le=9999)] = "window"
+    target: Literal["window"] | Annotated[int, Field(ge=0, le=MAX_LABEL)] = "window"
     direction: Literal["up", "down"] = "down"
 
 

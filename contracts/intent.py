@@ -11,9 +11,18 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    SerializationInfo,
+    ValidationError,
+    field_serializer,
+)
 
 from contracts.persona import PersonaPolicy
+from contracts.secrets import SecretStore
 from contracts.version import SCHEMA_VERSION
 
 _Frozen = ConfigDict(extra="forbid", frozen=True)
@@ -136,8 +145,31 @@ class IntentContract(BaseModel):
         default_factory=list,
         description="Sensitive input the user allows typing; the guards refuse the rest.",
     )
+    secrets: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description="The secret store: values the request refers to as {{secret:NAME}}; only "
+        "the executor ever reads them, and every dump shows them masked.",
+    )
+    secret_fields: list[str] = Field(
+        default_factory=list,
+        description="Labels of fields whose content is secret (shown masked, like a password).",
+    )
     env: EnvSpec
     clarifications: list[Clarification] = Field(default_factory=list)
+
+    @field_serializer("secrets")
+    def _dump_secrets(self, v: dict[str, SecretStr], info: SerializationInfo) -> dict[str, str]:
+        # Only the contract writer asks for the values (`reveal_secrets`); every other dump,
+        # the sha256 included, sees the mask, so a secret change never reaches a trace.
+        reveal = bool(info.context and info.context.get("reveal_secrets"))
+        return {k: (s.get_secret_value() if reveal else "**********") for k, s in v.items()}
+
+    def secret_store(self) -> SecretStore:
+        return SecretStore({k: v.get_secret_value() for k, v in self.secrets.items()})
+
+    def to_jsonl_line(self) -> str:
+        """The contract as a contract file holds it (secret values included)."""
+        return self.model_dump_json(context={"reveal_secrets": True})
 
     def sha256(self) -> str:
         return hashlib.sha256(self.model_dump_json().encode()).hexdigest()

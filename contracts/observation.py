@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from contracts.actions import MAX_LABEL
 from contracts.guard_labels import AccessSignal
 
 
@@ -21,7 +22,7 @@ class ElementLabel(BaseModel):
     """One visible interactive element with the integer drawn on the screenshot."""
 
     model_config = ConfigDict(extra="forbid")
-    label: int = Field(ge=0)
+    label: int = Field(ge=0, le=MAX_LABEL)
     role: str
     tag: str = ""
     text: str = ""
@@ -44,6 +45,15 @@ class Observation(BaseModel):
     state_hash: str = ""
     access_signal: AccessSignal | None = None
     error: str | None = None
+
+    @model_validator(mode="after")
+    def _labels_unique(self) -> Observation:
+        seen: set[int] = set()
+        for el in self.labels:
+            if el.label in seen:
+                raise ValueError(f"label {el.label} appears twice: a target must name one element")
+            seen.add(el.label)
+        return self
 
     def label(self, n: int) -> ElementLabel | None:
         for el in self.labels:

@@ -12,6 +12,12 @@ class TaskSetup(BaseModel):
     model_config = ConfigDict(extra="forbid")
     goal: str = Field(description="The instruction as the page states it (MiniWoB utterance).")
     info: dict[str, Any] = Field(default_factory=dict)
+    secrets: dict[str, str] = Field(
+        default_factory=dict,
+        repr=False,
+        description="Values the page asks for that must stay on it (a password): the executor "
+        "types them, the agent sees {{secret:NAME}} (contracts/secrets.py).",
+    )
 
 
 class TaskStatus(BaseModel):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -71,6 +72,9 @@ class EventLog:
         self._events: list[InteractionEvent | LocationEvent | NetworkEvent] = []
         self._lock = threading.Lock()
         self._page: Any = None
+        # Set by the executor to its secret store's redaction: a URL (a GET form's query) or
+        # a typed value is recorded with secrets replaced by their references.
+        self.redact: Callable[[str], str] = lambda text: text
         if page is not None:
             self.attach(page)
 
@@ -92,25 +96,30 @@ class EventLog:
     def _on_nav(self, frame: Any) -> None:
         if frame.parent_frame is not None:  # sub-frames are not location changes
             return
-        self._add(LocationEvent(t=time.time(), url=frame.url, base_path=base_path(frame.url)))
+        url = self.redact(frame.url)
+        self._add(LocationEvent(t=time.time(), url=url, base_path=base_path(url)))
 
     def _on_request(self, request: Any) -> None:
         if request.method == "GET":
             return
         body = request.post_data_buffer
+        url = self.redact(request.url)
         self._add(
             NetworkEvent(
                 t=time.time(),
                 method=request.method,
-                url=request.url,
-                base_path=base_path(request.url),
+                url=url,
+                base_path=base_path(url),
                 resource_type=request.resource_type,
                 post_data_bytes=len(body) if body else 0,
             )
         )
 
     def record_interaction(self, **fields: Any) -> None:
-        url = fields.pop("url", self._page.url if self._page is not None else "")
+        url = self.redact(fields.pop("url", self._page.url if self._page is not None else ""))
+        for key in ("text", "value"):
+            if fields.get(key):
+                fields[key] = self.redact(fields[key])
         self._add(InteractionEvent(t=time.time(), url=url, base_path=base_path(url), **fields))
 
     def drain(self) -> list[InteractionEvent | LocationEvent | NetworkEvent]:

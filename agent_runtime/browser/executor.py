@@ -32,6 +32,7 @@ from contracts.actions import (
 )
 from contracts.observation import ElementLabel, Observation
 from contracts.search import SearchProvider
+from contracts.secrets import SecretStore
 
 
 class ExecResult(BaseModel):
@@ -127,10 +128,17 @@ class Executor:
         nav_timeout_ms: float = 15000,
         page_text_chars: int = PAGE_TEXT_CHARS,
         async_screenshots: bool = True,
+        secrets: SecretStore | None = None,
+        secret_labels: tuple[str, ...] = (),
     ) -> None:
         self.page = page
         self.search = search_provider or SearchProvider.from_env()
+        # The only holder of secret values on this side of the page: observations, events
+        # and errors leave redacted, and `type` fills references in at execution time.
+        self.secrets = secrets if secrets is not None else SecretStore()
+        self.secret_labels = secret_labels
         self.events = events if events is not None else EventLog()
+        self.events.redact = self.secrets.redact
         if record_events and self.events._page is None:
             self.events.attach(page)
         self.action_timeout_ms = action_timeout_ms
@@ -207,13 +215,25 @@ class Executor:
     def _snapshot(self) -> PageSnapshot:
         for attempt in range(3):
             try:
-                return label_page(self.page, self.page_text_chars)
+                return self._redacted(
+                    label_page(self.page, self.page_text_chars, self.secret_labels)
+                )
             except Exception as exc:
                 # A navigation in flight destroys the JS context; wait for the new document.
                 if attempt == 2 or "context" not in str(exc).lower():
                     raise
                 self.page.wait_for_load_state("domcontentloaded", timeout=self.nav_timeout_ms)
         raise AssertionError("unreachable")
+
+    def _redacted(self, snap: PageSnapshot) -> PageSnapshot:
+        r = self.secrets.redact
+        labels = [
+            el.model_copy(
+                update={"text": r(el.text), "value": r(el.value) if el.value else el.value}
+            )
+            for el in snap.labels
+        ]
+        return PageSnapshot(labels, snap.xpaths, r(snap.page_text), r(snap.title), r(snap.url))
 
     def observe(
         self, screenshot_path: Path | None = None, *, screenshot_ref: str | None = None
@@ -227,8 +247,10 @@ class Executor:
             snap = self._snapshot()
         except Exception as exc:
             self._snap = None
-            url = getattr(self.page, "url", "")
-            return Observation(url=url, status=self.status, error=_short(exc)).with_state_hash()
+            url = self.secrets.redact(getattr(self.page, "url", ""))
+            return Observation(
+                url=url, status=self.status, error=self.secrets.redact(_short(exc))
+            ).with_state_hash()
         self._snap = snap
         shot = None
         error = None
@@ -270,6 +292,16 @@ class Executor:
     # ---- execution ---------------------------------------------------------------------
     def execute(self, ast: ActionAST) -> ExecResult:
         """Run the action; if it fails, run the fallback (Table 46). Never raises."""
+        r = self._execute(ast)
+        redact = self.secrets.redact
+        return r.model_copy(
+            update={
+                "error": redact(r.error) if r.error else r.error,
+                "primary_error": redact(r.primary_error) if r.primary_error else None,
+            }
+        )
+
+    def _execute(self, ast: ActionAST) -> ExecResult:
         t0 = time.perf_counter()
         try:
             self._run(ast.action)
@@ -355,13 +387,15 @@ class Executor:
     def _type(self, target: int, text: str, submit: bool) -> None:
         el = self._element(target)
         loc = self.page.locator(selector_for(target))
+        # The one place a secret's value exists outside the page: the keystrokes' argument.
+        real = self.secrets.resolve(text)
         if el.tag == "select":
-            chosen = loc.evaluate(_SELECT_JS, text, timeout=self.action_timeout_ms)
+            chosen = loc.evaluate(_SELECT_JS, real, timeout=self.action_timeout_ms)
             if chosen is None:
                 raise ActionFailed(f"no option of select {target} matches {text!r}")
-            self._record("select", target, el, chosen)
+            self._record("select", target, el, self.secrets.redact(chosen))
         else:
-            loc.fill(text, timeout=self.action_timeout_ms)
+            loc.fill(real, timeout=self.action_timeout_ms)
             self._record("type", target, el, text)
         if submit:
             loc.press("Enter", timeout=self.action_timeout_ms)

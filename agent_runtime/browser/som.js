@@ -1,6 +1,10 @@
 // Set-of-mark labeling in one round trip (WebRider Appendix H, Table 42 executor row).
 // Returns {labels, text, title, url}; tags each labeled element with data-pw-label.
-(maxText) => {
+// A secret field's value (a password, a PIN, a card number, a field the contract marks
+// secret) never leaves the page: it comes back as the fixed mask, or '' when empty.
+({maxText, maxLabel, secretField, secretLabels, mask}) => {
+  const secretRe = new RegExp(secretField, 'i');
+  const secretNames = new Set((secretLabels || []).map((s) => s.trim().toLowerCase()));
   const SEL = 'a[href],a[onclick],button,input,select,textarea,summary,[contenteditable=""],' +
     '[contenteditable=true],[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],' +
     '[role=option],[role=menuitem],[role=textbox],[role=switch],[role=combobox],[onclick],[tabindex]';
@@ -57,6 +61,7 @@
   const chosen = new Set();
   const out = [];
   for (const el of ordered) {
+    if (out.length > maxLabel) break; // labels and targets share one bound (contracts/observation.py)
     const tag = el.tagName.toLowerCase();
     if (tag === 'label' && el.querySelector('input,select,textarea')) continue; // input carries its text
     if (el.getAttribute('tabindex') === '-1' && !el.matches(SEL.replace(',[tabindex]', ''))) continue;
@@ -90,6 +95,13 @@
     let value = null;
     if (tag === 'select') value = el.selectedIndex >= 0 ? norm(el.options[el.selectedIndex].text) : '';
     else if (tag === 'textarea' || (tag === 'input' && !['checkbox', 'radio'].includes(type))) value = el.value;
+    if (value !== null && (tag === 'input' || tag === 'textarea')) {
+      const names = [text, el.name, el.id, el.getAttribute('autocomplete'), labelText(el, false)].join(' ');
+      const secret = type === 'password' || secretRe.test(names) ||
+        /cc-number|cc-csc|one-time-code|current-password|new-password/.test(el.autocomplete || '') ||
+        secretNames.has(text.toLowerCase());
+      if (secret) value = value ? mask : '';
+    }
     const checked = (type === 'checkbox' || type === 'radio') ? el.checked :
       (el.hasAttribute('aria-checked') ? el.getAttribute('aria-checked') === 'true' : null);
     const label = out.length;

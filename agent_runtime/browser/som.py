@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from contracts.observation import BBox, ElementLabel
+from contracts.observation import MAX_LABEL, BBox, ElementLabel
+from contracts.secrets import MASK, SECRET_FIELD
 
 LABEL_ATTR = "data-pw-label"
 PAGE_TEXT_CHARS = 2000
@@ -31,14 +33,24 @@ class PageSnapshot:
     url: str
 
 
-def label_page(page: Any, max_text: int = PAGE_TEXT_CHARS) -> PageSnapshot:
+def label_page(
+    page: Any, max_text: int = PAGE_TEXT_CHARS, secret_labels: Sequence[str] = ()
+) -> PageSnapshot:
     """Label visible interactive elements in DOM order in ONE page.evaluate round trip.
 
     Each labeled element gets `data-pw-label="<n>"`, so execution finds it with a CSS
     selector instead of re-running any heuristic; labels from an earlier call are cleared
-    first, so a stale label can never resolve to a different element.
+    first, so a stale label can never resolve to a different element. A secret field's value
+    comes back as `MASK` (contracts/secrets.py): the page keeps it.
     """
-    raw = page.evaluate(som_script(), max_text)
+    args = {
+        "maxText": max_text,
+        "maxLabel": MAX_LABEL,
+        "secretField": SECRET_FIELD.pattern,
+        "secretLabels": list(secret_labels),
+        "mask": MASK,
+    }
+    raw = page.evaluate(som_script(), args)
     labels = [
         ElementLabel(
             label=d["label"],

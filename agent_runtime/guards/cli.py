@@ -40,6 +40,13 @@ def check(
     observation: Path = typer.Option(..., "--observation", help="Observation JSON file."),
     history: Path | None = typer.Option(None, "--history", help="RecentHistory JSON file."),
     geographic: bool = typer.Option(False, "--geographic", help="Allow maps (place tasks)."),
+    allow_sensitive: list[str] = typer.Option(
+        [],
+        "--allow-sensitive",
+        help="Sensitive input the contract allows: credentials, payment or personal "
+        "(repeatable; the contract's allow_sensitive). 'all' applies no input policy, as for "
+        "page-instructed MiniWoB tasks. Default: none allowed.",
+    ),
 ) -> None:
     """Compile raw middle outputs from stdin (one JSON string literal per line).
 
@@ -51,6 +58,14 @@ def check(
     from contracts.history import RecentHistory
     from contracts.observation import Observation
 
+    kinds = {k.strip() for v in allow_sensitive for k in v.split(",") if k.strip()}
+    unknown = kinds - {"credentials", "payment", "personal", "all"}
+    if unknown:
+        fail(
+            f"--allow-sensitive: unknown kind {sorted(unknown)[0]!r} "
+            "(credentials, payment, personal or all)"
+        )
+    allow = None if "all" in kinds else kinds
     obs = _load_model(observation, Observation, "observation")
     if not obs.state_hash:
         obs = obs.with_state_hash()
@@ -70,7 +85,7 @@ def check(
             raw = decoded
         else:
             raw, raw_text = line, True
-        row = compile_action(raw, obs, hist, geographic=geographic).to_line()
+        row = compile_action(raw, obs, hist, geographic=geographic, allow_sensitive=allow).to_line()
         if raw_text:
             row["labels"].append("input:raw_text")
         out.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -12,6 +12,7 @@ from typing import Any
 
 from agent_runtime.guards import recovery
 from agent_runtime.guards.access import detect_access_signal
+from agent_runtime.guards.content import check_sensitive, check_text
 from agent_runtime.guards.errors import Rejected
 from agent_runtime.guards.grammar import Executable, build_action
 from agent_runtime.guards.loops import detect_loop, loop_recovery, state_hash_of
@@ -192,6 +193,67 @@ _SAFE = ActionAST(
 )
 
 
+def screen_text(action: Any, obs: Observation, allow: Collection[str] | None) -> None:
+    """The text checks every executable action passes, whoever built it (Table 44): the
+    middle, a repair, a loop recovery or a synthesized fallback. Raises Rejected."""
+    kind = action.type
+    if kind == "type":
+        check_text(action.text, "text")
+        check_sensitive(action.text, obs.label(action.target), allow)
+    elif kind in ("search", "maps"):
+        check_text(action.query, "query")
+        check_sensitive(action.query, None, allow)
+        if kind == "maps" and action.location:
+            check_text(action.location, "location")
+            check_sensitive(action.location, None, allow)
+
+
+def _screen(
+    result: CompileResult,
+    obs: Observation,
+    history: RecentHistory,
+    allow: Collection[str] | None,
+) -> CompileResult:
+    """`result` with any action or fallback that fails the text checks replaced by a text-free
+    recovery, so no path (recovery, fallback, loop repair) is a side door around them."""
+    ast = result.action
+    if ast is None:
+        return result
+    failed: Rejected | None = None
+    action: Any = ast.action
+    fallback: FallbackAction = ast.fallback
+    h = state_hash_of(obs, history)
+    try:
+        screen_text(fallback, obs, allow)
+    except Rejected as r:
+        failed = r
+        fallback = recovery.target_absent(obs, h, history)
+    try:
+        screen_text(action, obs, allow)
+    except Rejected as r:
+        failed = failed or r
+        action, fallback = fallback, recovery.secondary(fallback, obs, h, history)
+    if failed is None:
+        return result
+    try:  # what replaced them is text-free or already screened; never trust that blindly
+        screen_text(action, obs, allow)
+        screen_text(fallback, obs, allow)
+    except Rejected:
+        action, fallback = _SAFE.action, _SAFE.fallback
+    report = result.report
+    detail = f"{failed.detail} (after {report.rejection.value if report.rejection else 'parse'})"
+    return _result(
+        ActionAST(action=action, fallback=fallback),
+        GuardStatus.REJECTED,
+        list(report.repairs),
+        rejection=failed.reason,
+        fallback_used=True,
+        loop=report.loop,
+        stale=report.stale,
+        detail=f"{report.detail}; {detail}" if report.detail else detail,
+    )
+
+
 def compile_action(
     raw: str,
     observation: Observation,
@@ -205,8 +267,10 @@ def compile_action(
     `allow_sensitive` lists what the contract lets the agent type (credentials, payment,
     personal); None applies no input policy (page-instructed tasks such as MiniWoB's).
     """
+    history = history or _EMPTY_HISTORY
     try:
-        return _compile(raw, observation, history or _EMPTY_HISTORY, geographic, allow_sensitive)
+        compiled = _compile(raw, observation, history, geographic, allow_sensitive)
+        return _screen(compiled, observation, history, allow_sensitive)
     except Exception as e:  # the compiler's contract is "never raises"; surface, don't crash
         return _result(
             _SAFE,

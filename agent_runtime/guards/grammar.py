@@ -20,7 +20,7 @@ from contracts.actions import (
     WaitAction,
 )
 from contracts.guard_labels import RejectReason, RepairKind
-from contracts.observation import Observation
+from contracts.observation import MAX_LABEL, Observation
 
 # "12" and "[12]" are the listed label-string repairs; anything else in a string is prose.
 _LABEL_STRING = re.compile(r"\s*(?:\[\s*([0-9]{1,9})\s*\]|([0-9]{1,9}))\s*")
@@ -55,6 +55,8 @@ def resolve_label(value: Any, obs: Observation, repairs: list[RepairKind]) -> in
             repairs.append(RepairKind.LABEL_STRING)
     if value < 0:
         raise Rejected(RejectReason.INVALID_FIELD, f"negative target {value}")
+    if value > MAX_LABEL:
+        raise Rejected(RejectReason.INVALID_FIELD, f"target {value} is above {MAX_LABEL}")
     if not visible(obs, value):
         raise Rejected(RejectReason.INVISIBLE_TARGET, f"label {value} is not visible")
     return value

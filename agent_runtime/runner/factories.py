@@ -14,25 +14,35 @@ from agent_runtime.top.base import TopLayer
 from contracts.actions import ActionAST
 from contracts.intent import IntentContract
 from contracts.observation import Observation
+from contracts.secrets import SecretStore
 from envs.base import TaskStatus, WebTask
 
 
 class BrowserEpisode:
     """A WebTask on a live page, seen through the Executor (labels, screenshots, events)."""
 
-    def __init__(self, page: Any, task: WebTask, seed: int) -> None:
+    def __init__(
+        self, page: Any, task: WebTask, seed: int, contract: IntentContract | None = None
+    ) -> None:
         from agent_runtime.browser.executor import Executor
 
         self.page, self.task, self.seed = page, task, seed
         provider = getattr(task, "search_provider", None)
+        self.secrets = contract.secret_store() if contract is not None else SecretStore()
         self.executor = Executor(
-            page, provider() if provider is not None else None, async_screenshots=False
+            page,
+            provider() if provider is not None else None,
+            async_screenshots=False,
+            secrets=self.secrets,
+            secret_labels=tuple(contract.secret_fields) if contract is not None else (),
         )
 
     def reset(self) -> str:
-        goal = self.task.setup(self.page, self.seed).goal
+        setup = self.task.setup(self.page, self.seed)
+        for name, value in setup.secrets.items():
+            self.secrets.add(name, value)
         self.executor.events.drain()  # the reset's own navigation is not a user event
-        return goal
+        return self.secrets.redact(setup.goal)
 
     def observe(self, screenshot: Path | None) -> tuple[Observation, bytes | None]:
         obs = self.executor.observe(screenshot)
@@ -143,7 +153,7 @@ class WorkerResources:
         if page.is_closed():
             self.recover()
             page = self._session.page
-        return BrowserEpisode(page, make_task(contract), contract.env.seed or 0)
+        return BrowserEpisode(page, make_task(contract), contract.env.seed or 0, contract)
 
     def layers(self, contract: IntentContract | None = None) -> tuple[TopLayer, MiddlePolicy]:
         return make_layers(self.cfg, contract)

@@ -69,8 +69,11 @@ def run_rollout(
     episode: Episode | None = None
     rows: list[StepRow] = []
     final_answer: str | None = None
+    redact = contract.secret_store().redact
     try:
         episode = make_episode(contract)
+        secrets = getattr(episode, "secrets", None) or contract.secret_store()
+        redact = secrets.redact
         goal = episode.reset()
         top.start(contract, goal)
         for step in range(cfg.step_cap):
@@ -104,7 +107,7 @@ def run_rollout(
                     verification=verification,
                     outcome=StepOutcome(status="no_action", executed="none"),
                 )
-                writer.write(final)
+                writer.write(final, redact)
                 rows.append(final)
                 final_answer = state.answer
                 terminal = state.decision
@@ -152,7 +155,7 @@ def run_rollout(
                     duration_ms=(time.monotonic() - t_step) * 1e3,
                 )
                 row.verification = Verification(decision="fail")
-                writer.write(row)
+                writer.write(row, redact)
                 rows.append(row)
                 terminal = "access_failure"
                 steps = step + 1
@@ -172,9 +175,9 @@ def run_rollout(
                 decision="continue" if result.ok else "recover",
                 missing_obligations=list(state.missing_evidence),
             )
-            writer.write(row)
+            writer.write(row, redact)
             rows.append(row)
-            _append_events(events_path, step, episode.drain_events())
+            _append_events(events_path, step, episode.drain_events(), redact)
             executed = (
                 compiled.action.action if result.executed == "action" else compiled.action.fallback
             )
@@ -230,7 +233,7 @@ def run_rollout(
         steps=steps,
         duration_s=time.monotonic() - t0,
     )
-    writer.write(outcome)
+    writer.write(outcome, redact)
     return outcome
 
 
@@ -247,10 +250,10 @@ def _score(
         return Gates(reasons=[f"scoring error: {type(e).__name__}: {e}"])
 
 
-def _append_events(path: Path, step: int, events: list[dict]) -> None:
+def _append_events(path: Path, step: int, events: list[dict], redact: Callable[[str], str]) -> None:
     if not events:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a", encoding="utf-8") as fh:
         for ev in events:
-            fh.write(json.dumps({"step_index": step, **ev}, default=str) + "\n")
+            fh.write(redact(json.dumps({"step_index": step, **ev}, default=str)) + "\n")

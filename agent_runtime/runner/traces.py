@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -28,8 +28,11 @@ class TraceWriter:
         # Append mode: an existing file from an interrupted run is extended, never truncated.
         self._fh = path.open("a", encoding="utf-8")
 
-    def write(self, row: BaseModel) -> None:
+    def write(self, row: BaseModel, redact: Callable[[str], str] | None = None) -> None:
+        """Append `row`; `redact` (a rollout's secret store) is the last guard before disk."""
         line = row.model_dump_json(exclude_none=False)
+        if redact is not None:
+            line = redact(line)
         with self._lock:
             self._fh.write(line + "\n")
             self._fh.flush()

@@ -19,6 +19,7 @@ from contracts.command import Command, Target, click, parse_command
 from contracts.history import RecentHistory
 from contracts.intent import IntentContract
 from contracts.observation import Observation
+from contracts.secrets import MASK, is_secret_ref
 from contracts.top_state import EvidenceItem, TopState
 
 MAX_TRIES_PER_STEP = 3
@@ -208,6 +209,8 @@ class RuleTop:
         if cmd.verb in ("type", "select"):
             if el.role in ("checkbox", "radio"):
                 return el.checked is True
+            if el.value == MASK and is_secret_ref(cmd.payload):
+                return True  # a secret field shows only that it is filled (contracts/secrets.py)
             return (el.value or "") == (cmd.payload or "")
         return False
 

@@ -7,7 +7,6 @@ is the page's own reward, which is inspectable by construction.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -75,6 +74,6 @@ def write_contracts(contracts: Iterable[IntentContract], path: Path) -> int:
     n = 0
     with path.open("x", encoding="utf-8") as fh:  # never overwrite an existing contract file
         for c in contracts:
-            fh.write(json.dumps(c.model_dump(mode="json")) + "\n")
+            fh.write(c.to_jsonl_line() + "\n")
             n += 1
     return n

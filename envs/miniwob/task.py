@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from contracts.secrets import SECRET_FIELD, secret_ref
 from envs.base import TaskSetup, TaskStatus, WebTask
 from envs.server import StaticServer
 
@@ -41,6 +43,10 @@ _STATUS_JS = """() => (typeof WOB_DONE_GLOBAL === 'undefined' ?
 # Stop the episode timer without scoring, so a torn-down page cannot end on its own later.
 _STOP_JS = """() => { if (typeof core !== 'undefined' && core.EP_TIMER !== null) {
   clearTimeout(core.EP_TIMER); core.EP_TIMER = null; core.clearTimer(); } }"""
+
+
+# login-user, login-user-popup and enter-password state the password in their utterance.
+_PASSWORD_IN_UTTERANCE = re.compile(r'\bpassword "(?P<password>[^"]+)"', re.I)
 
 
 @cache
@@ -135,9 +141,15 @@ class MiniWoBTask(WebTask):
             u = page.evaluate(_UTTERANCE_JS)
         self.episodes += 1
         info: dict[str, Any] = {"task": self.task_name, "seed": seed, "url": self.url}
-        if u["fields"]:
-            info["fields"] = u["fields"]
-        return TaskSetup(goal=str(u["utterance"]), info=info)
+        fields = dict(u["fields"] or {})
+        # A password the utterance hands over is a secret: the agent sees its reference.
+        secrets = {k: str(v) for k, v in fields.items() if SECRET_FIELD.search(k) and v}
+        m = _PASSWORD_IN_UTTERANCE.search(str(u["utterance"]))
+        if m is not None:
+            secrets.setdefault("password", m.group("password"))
+        if fields:
+            info["fields"] = {k: secret_ref(k) if k in secrets else v for k, v in fields.items()}
+        return TaskSetup(goal=str(u["utterance"]), info=info, secrets=secrets)
 
     def validate(self, page: Any) -> TaskStatus:
         for attempt in range(3):

@@ -145,3 +145,16 @@ def test_invalid_json_error_message_has_line_number(tmp_path, capsys):
     assert exc.value.exit_code == 2
     err = capsys.readouterr().err
     assert "broken.json: line 2" in err and "invalid JSON" in err
+
+
+def test_check_applies_the_allowance_it_is_given():
+    stdin = lines('{"action": {"type": "search", "query": "mail ada@example.org"}}')
+    base = ["guards", "check", "--observation", OBS]
+    strict = CliRunner().invoke(app, base, input=stdin)
+    assert strict.exit_code == 0, strict.output
+    assert json.loads(strict.output)["rejection"] == "sensitive_input"
+    for flag in ("personal", "all", "payment,personal"):
+        res = CliRunner().invoke(app, [*base, "--allow-sensitive", flag], input=stdin)
+        assert json.loads(res.output)["rejection"] is None, (flag, res.output)
+    bad = CliRunner().invoke(app, [*base, "--allow-sensitive", "money"], input=stdin)
+    assert bad.exit_code == 2 and "unknown kind 'money'" in bad.output
