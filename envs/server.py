@@ -10,6 +10,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar
 
+from common.localhost import refusal
+
 
 class _Handler(SimpleHTTPRequestHandler):
     # Overridden per server by a subclass that StaticServer builds.
@@ -23,7 +25,17 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+    def _refused(self) -> bool:
+        """403 for a Host or Origin that is not this machine (common/localhost.py)."""
+        why = refusal(self.command, self.headers.get("Host"), self.headers.get("Origin"))
+        if why is None:
+            return False
+        self.send_error(403, f"forbidden: {why}")
+        return True
+
     def send_head(self) -> Any:
+        if self._refused():
+            return None
         path = self.path.split("?", 1)[0]
         code = self.status_routes.get(path)
         if code is None:
@@ -42,6 +54,8 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def do_POST(self) -> None:
         # Forms in the fixtures post here; the reply echoes the size so tests can see it.
+        if self._refused():
+            return
         n = int(self.headers.get("Content-Length") or 0)
         data = self.rfile.read(n) if n else b""
         body = (

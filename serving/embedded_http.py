@@ -15,6 +15,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from common.localhost import refusal
 from serving.embedded import EmbeddedBackend
 from serving.vllm_args import HOST
 
@@ -45,7 +46,16 @@ def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseH
             self.end_headers()
             self.wfile.write(data)
 
+        def _refused(self) -> bool:
+            # A DNS-rebinding page or another site's form must not reach the model.
+            why = refusal(self.command, self.headers.get("Host"), self.headers.get("Origin"))
+            if why is not None:
+                self._send(403, {"error": {"message": f"forbidden: {why}"}})
+            return why is not None
+
         def do_GET(self) -> None:
+            if self._refused():
+                return
             if self.path == "/health":
                 self._send(200, {})
             elif self.path == "/v1/models":
@@ -58,6 +68,8 @@ def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseH
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
         def do_POST(self) -> None:
+            if self._refused():
+                return
             if self.path != "/v1/chat/completions":
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
                 return

@@ -7,31 +7,22 @@ stops the same way, and refuses any client that is not on this machine.
 
 from __future__ import annotations
 
-import ipaddress
 import threading
 import time
 from types import TracebackType
 from typing import Any
 
+from common.localhost import is_loopback, refusal
+
 LOOPBACK_HOST = "127.0.0.1"
 
 
-def is_loopback(host: str | None) -> bool:
-    """True for 127.0.0.0/8 and ::1; anything else (or no client at all) is refused."""
-    if not host:
-        return False
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 class LoopbackOnly:
-    """ASGI middleware answering 403 to any HTTP or websocket client not on 127.0.0.0/8 or ::1.
+    """ASGI middleware answering 403 to any HTTP or websocket client not on 127.0.0.0/8 or ::1,
+    to a Host header that does not name this machine (DNS rebinding), and to a state-changing
+    request from another site's Origin (common/localhost.py).
 
-    Binding to 127.0.0.1 already keeps the network out; this second check also covers an app
+    Binding to 127.0.0.1 already keeps the network out; the client check also covers an app
     mounted behind another server or bound elsewhere by mistake.
     """
 
@@ -41,11 +32,20 @@ class LoopbackOnly:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
             client = scope.get("client")
-            if not is_loopback(client[0] if client else None):
+            headers = {
+                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
+            }
+            method = scope.get("method", "GET") if scope["type"] == "http" else "POST"
+            why = (
+                "this server answers 127.0.0.1 only"
+                if not is_loopback(client[0] if client else None)
+                else refusal(method, headers.get("host"), headers.get("origin"))
+            )
+            if why is not None:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 1008})
                     return
-                body = b"forbidden: this server answers 127.0.0.1 only\n"
+                body = f"forbidden: {why}\n".encode()
                 await send(
                     {
                         "type": "http.response.start",

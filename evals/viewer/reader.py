@@ -9,7 +9,6 @@ Nothing here opens a file for writing.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from agent_runtime.runner.batch import MANIFEST
 from agent_runtime.runner.rollout import safe_name
 from agent_runtime.runner.traces import EVENTS_DIR, TRACES_DIR
+from common.loading import LoadError, load_json, parse_json
 from contracts.step_row import TRACE_ROW_ADAPTER, RolloutOutcome, StepRow
 
 _ROLLOUT_ID = re.compile(r'"rollout_id"\s*:\s*"((?:[^"\\]|\\.)*)"')
@@ -57,18 +57,24 @@ class _FileState:
     next_line: int = 1
 
 
-def _rollout_id_of(line: str) -> str | None:
+def _rollout_id_of(line: str, obj: Any = None) -> str | None:
+    if isinstance(obj, dict):
+        rid = obj.get("rollout_id")
+        return rid if isinstance(rid, str) else None
+    m = _ROLLOUT_ID.search(line)
+    if m is None:
+        return None
     try:
-        obj = json.loads(line)
-    except ValueError:
-        m = _ROLLOUT_ID.search(line)
-        return m.group(1) if m else None
-    rid = obj.get("rollout_id") if isinstance(obj, dict) else None
+        rid = parse_json(f'"{m.group(1)}"', "rollout id")
+    except LoadError:
+        return None
     return rid if isinstance(rid, str) else None
 
 
 def _why(e: Exception) -> str:
     """One line naming the field, as the contract loader reports it."""
+    if isinstance(e, LoadError):
+        return str(e).removeprefix("line: ")[:300]
     if isinstance(e, ValidationError) and e.errors():
         err = e.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "<row>"
@@ -92,10 +98,9 @@ class RunReader:
         self.generation = 0  # bumped when everything is read again from the start
 
     def manifest(self) -> dict[str, Any] | None:
-        path = self.run_dir / MANIFEST
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = load_json(self.run_dir / MANIFEST, "run manifest")
+        except LoadError:
             return None
         return data if isinstance(data, dict) else None
 
@@ -151,12 +156,16 @@ class RunReader:
         st.next_line += data[:end].count(b"\n")
 
     def _ingest(self, rel: str, lineno: int, line: str) -> None:
+        """One line into its rollout; any line at all, however broken, becomes at worst an
+        error row (deep nesting, NaN, a lone surrogate), so every page still renders."""
         if not line.strip():
             return
+        obj: Any = None
         try:
-            row = TRACE_ROW_ADAPTER.validate_json(line)
-        except (ValidationError, ValueError) as e:
-            rid = _rollout_id_of(line)
+            obj = parse_json(line, "line")
+            row = TRACE_ROW_ADAPTER.validate_python(obj)
+        except Exception as e:
+            rid = _rollout_id_of(line, obj)
             err = TraceError(file=rel, line=lineno, message=_why(e), rollout_id=rid)
             if rid is None:
                 self.errors.append(err)
@@ -204,9 +213,11 @@ class RunReader:
             if not line.strip():
                 continue
             try:
-                ev = json.loads(line)
-                step = int(ev["step_index"])
-            except (ValueError, KeyError, TypeError) as e:
+                ev = parse_json(line, "event")
+                step = ev["step_index"]
+                if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+                    raise ValueError(f"step_index {step!r} is not a step number")
+            except (LoadError, ValueError, KeyError, TypeError) as e:
                 errors.append(
                     TraceError(file=rel, line=lineno, message=f"unreadable event: {e}"[:300])
                 )

@@ -27,7 +27,11 @@ def test_servers_bind_loopback_and_refuse_other_clients(world) -> None:
     far = TestClient(LoopbackOnly(build_app(W.sites["shop"])), client=("192.168.1.20", 4000))
     r = far.get("/")
     assert r.status_code == 403 and "127.0.0.1 only" in r.text
-    near = TestClient(LoopbackOnly(build_app(W.sites["shop"])), client=("127.0.0.1", 4000))
+    near = TestClient(
+        LoopbackOnly(build_app(W.sites["shop"])),
+        client=("127.0.0.1", 4000),
+        base_url="http://127.0.0.1:4000",
+    )
     assert near.get("/").status_code == 200
 
 

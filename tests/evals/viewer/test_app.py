@@ -85,7 +85,8 @@ def test_pages_show_gates_labels_and_errors_where_they_belong(runs: Path) -> Non
 def test_refuses_other_hosts() -> None:
     app = LoopbackOnly(create_app([FIXTURE / "teacher"]))
     assert TestClient(app, client=("10.1.2.3", 5000)).get("/").status_code == 403
-    assert TestClient(app, client=("127.0.0.1", 5000)).get("/").status_code == 200
+    near = TestClient(app, client=("127.0.0.1", 5000), base_url="http://localhost:5000")
+    assert near.get("/").status_code == 200
 
 
 def test_cli_rejects_a_missing_run_folder(tmp_path: Path) -> None:
@@ -129,3 +130,36 @@ def test_pages_follow_a_run_that_is_still_writing(runs: Path) -> None:
     append(trace, "".join(done))
     page = client.get("/").text
     assert 'class="row-running"' not in page and page.count('class="row-success"') == 3
+
+
+HOSTILE_LINES = [
+    "[" * 5000 + "]" * 5000,  # deeper than any parser's recursion
+    '{"kind":"step","rollout_id":"miniwob/click-button/100@0","step_index":Infinity}',
+    '{"kind":"step","rollout_id":"miniwob/click-button/100@0","step_index":NaN}',
+    '{"kind":"outcome","rollout_id":"miniwob/click-button/100@0","reward":1e999}',
+    '{"kind":"step","rollout_id":"miniwob/click-button/100@0","middle_raw":"\\ud800"}',
+    '{"kind":"step","rollout_id":"\\udfff"}',
+    '{"rollout_id":"miniwob/click-button/100@0","step_index":' + "9" * 5000 + "}",
+    '"just a string"',
+]
+
+
+@pytest.mark.parametrize("line", HOSTILE_LINES, ids=range(len(HOSTILE_LINES)))
+def test_any_line_is_an_error_row_and_every_page_still_renders(runs: Path, line: str) -> None:
+    teacher = runs / "teacher"
+    events = teacher / "events" / "miniwob_click-button_100_0.jsonl"
+    append(teacher / TRACE, line + "\n")
+    append(teacher / TRACE, b"\xff\xfe not utf-8 \xc3\n".decode("latin-1") + "\n")
+    append(events, line + "\n")
+    client = TestClient(create_app([teacher]), base_url="http://127.0.0.1")
+    home = client.get("/")
+    assert home.status_code == 200
+    page = client.get("/run/0/rollout/miniwob/click-button/100@0")
+    assert page.status_code == 200 and 'id="step-0"' in page.text
+    reader = client.app.state.viewer.readers[0]
+    n_errors = len(reader.errors) + sum(len(r.errors) for r in reader.rollouts.values())
+    assert n_errors >= 2
+    # The read offset moved past the bad lines: a good row appended later is read.
+    append(teacher / TRACE, crafted_outcomes()[0].model_dump_json() + "\n")
+    assert client.get("/").status_code == 200
+    assert "shop/lamp/1@0" in reader.refresh().rollouts
