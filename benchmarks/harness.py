@@ -92,7 +92,13 @@ def side_by_side(
 def parse(parser: argparse.ArgumentParser, name: str) -> argparse.Namespace:
     """Add --results and --overwrite, parse, and refuse existing results before any work."""
     parser.add_argument("--results", type=Path, default=RESULTS, help="folder for NAME.{json,md}")
-    parser.add_argument("--overwrite", action="store_true", help="replace existing results")
+    parser.add_argument(
+        "--force",
+        "--overwrite",
+        dest="overwrite",
+        action="store_true",
+        help="replace existing results",
+    )
     args = parser.parse_args()
     try:
         refuse_existing_results(args.results / name, args.overwrite)

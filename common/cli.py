@@ -75,4 +75,10 @@ Results = Annotated[
         "measured on, e.g. benchmarks/results/NAME (never overwritten unless --overwrite).",
     ),
 ]
-Overwrite = Annotated[bool, typer.Option("--overwrite", help="Replace existing --results files.")]
+# One name for "replace what exists" across commands; --overwrite, the older name, still works.
+Force = Annotated[
+    bool, typer.Option("--force", "--overwrite", help="Replace existing output files or folders.")
+]
+Overwrite = Annotated[
+    bool, typer.Option("--force", "--overwrite", help="Replace existing --results files.")
+]

@@ -21,7 +21,7 @@ def result_files(stem: Path) -> tuple[Path, Path]:
     return stem.with_name(stem.name + ".json"), stem.with_name(stem.name + ".md")
 
 
-def refuse_existing_results(stem: Path, overwrite: bool = False, flag: str = "--overwrite") -> None:
+def refuse_existing_results(stem: Path, overwrite: bool = False, flag: str = "--force") -> None:
     """Refuse early, before any work, when STEM.json or STEM.md exists."""
     for path in result_files(stem):
         if path.exists() and not overwrite:
@@ -37,7 +37,7 @@ def write_results(
     markdown: str,
     *,
     overwrite: bool = False,
-    flag: str = "--overwrite",
+    flag: str = "--force",
 ) -> tuple[Path, Path]:
     """Write STEM.json ({"machine": ..., **data}, or rows under "rows") and STEM.md (the
     markdown, then a `Machine:` line). Refused before writing either when one exists."""

@@ -45,7 +45,9 @@ def sft(
     eval_fraction: float = typer.Option(0.08, help="Share of base tasks held out for eval."),
     seed: int = typer.Option(20260606, help="Seed mixed into the base_task_id hash."),
     min_confidence: float = typer.Option(0.5, help="Drop rows whose middle_confidence is below."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing --out folder."),
+    overwrite: bool = typer.Option(
+        False, "--force", "--overwrite", help="Replace an existing --out folder."
+    ),
     images: bool = typer.Option(
         True,
         "--images/--no-images",
@@ -112,7 +114,9 @@ def clauses(
     variants: int = typer.Option(2, help="Prose renderings per generated AST."),
     eval_fraction: float = typer.Option(0.08, help="Share of ASTs held out for eval."),
     split_seed: int = typer.Option(20260606, help="Seed mixed into the template-id hash."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing --out folder."),
+    overwrite: bool = typer.Option(
+        False, "--force", "--overwrite", help="Replace an existing --out folder."
+    ),
     real_spans: list[Path] = typer.Option(
         None, help="Real prerequisite strings (term JSON, JSONL {text}, or text); typed ones join."
     ),

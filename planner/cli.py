@@ -10,13 +10,16 @@ from pathlib import Path
 
 import typer
 
-from common.cli import fail
+from common.cli import Force, fail
+from common.outputs import OutputExistsError, atomic_file, refuse_existing
 
 
-def _write(path: Path, data: dict) -> None:
+def _write(path: Path, data: dict, force: bool) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=1))
+        with atomic_file(path, force, "--force") as tmp:
+            tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    except OutputExistsError as exc:
+        fail(exc)
     except OSError as exc:
         fail(f"{path}: cannot write: {exc.strerror or exc}")
 
@@ -31,7 +34,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         docs: Path = typer.Option(None, help="directory with courses.json, programs.json, ge.json"),
         request: Path = typer.Option(None, help="request JSON file (fields: docs/planner.md)"),
         text: str = typer.Option(None, help="the request in words, instead of --request"),
-        out: Path = typer.Option(Path("plan.json"), help="where to write the plans as JSON"),
+        out: Path = typer.Option(
+            Path("plan.json"), help="where to write the plans as JSON (never overwritten)"
+        ),
         picture: Path = typer.Option(
             None, help="plan picture (terms as columns); default: --out with .svg"
         ),
@@ -50,6 +55,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             help="sentence-transformers model (local directory or installed name) for the "
             "embedding direct interest I0; default: utility.yaml's interest block (lexical)",
         ),
+        force: Force = False,
     ) -> None:
         """Plan a request: a table per term with why each course is there, JSON, a picture;
         or, when no plan exists, which requirements and limits conflict and why."""
@@ -69,6 +75,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from planner.text_request import read_text
         from planner.utility import course_utility
 
+        pic_path = picture or out.with_suffix(".svg")
+        try:
+            for path in (out, pic_path):  # refuse before any work
+                refuse_existing(path, force, "--force")
+        except OutputExistsError as exc:
+            fail(exc)
         try:
             catalog = load_docs(docs)
         except DocumentError as exc:
@@ -89,7 +101,8 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                     "exactly (a program's name or id, a course id)."
                 )
                 typer.echo(msg)
-                _write(out, {"request": req.model_dump(), "status": "unresolved", "question": msg})
+                unresolved = {"request": req.model_dump(), "status": "unresolved", "question": msg}
+                _write(out, unresolved, force)
                 raise typer.Exit(3)
         patch = {
             k: v
@@ -123,6 +136,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
                         "question": c.question,
                         "dimension": c.dimension,
                     },
+                    force,
                 )
                 raise typer.Exit(4)
             # Invariant optimum: any hypothesis gives the same plan, so plan under the first.
@@ -147,10 +161,10 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             for line in result["explanation"]:
                 typer.echo(line)
         typer.echo(render(result))
-        _write(out, result)
+        _write(out, result, force)
         typer.echo(f"\nwrote {out}")
         if result["plans"]:
-            pic = draw_plan(result, picture or out.with_suffix(".svg"))
+            pic = draw_plan(result, pic_path)
             if pic:
                 typer.echo(f"wrote {pic}")
 
@@ -158,7 +172,7 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
     def verify(
         docs: Path = typer.Option(..., help="documents to verify against (e.g. a gold graph)"),
         plan: Path = typer.Option(..., help="plan JSON written by `pathwise plan`"),
-        rank: int = typer.Option(0, help="verify only this plan rank (0: all)"),
+        rank: int = typer.Option(0, min=0, help="verify only this plan rank (0: all)"),
         terms: Path = typer.Option(
             None,
             help="folder of observed term files (terms-YYYYS.json): also check that each course "
@@ -177,8 +191,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             sections = read_sections(terms, wanted) if terms else None
         except (PlanFileError, DocumentError, TermFileError) as exc:
             fail(exc)
+        try:
+            checked = verify_plans(catalog, req, plans, sections, rank)
+        except PlanFileError as exc:
+            fail(f"{plan}: {exc}")
         bad = 0
-        for r, vs in verify_plans(catalog, req, plans, sections, rank):
+        for r, vs in checked:
             typer.echo(f"plan {r}: {'OK' if not vs else f'{len(vs)} violation(s)'}")
             for v in vs:
                 typer.echo(f"  [{v.kind}] {v.message}")
@@ -186,18 +204,24 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         raise typer.Exit(1 if bad else 0)
 
     @plan_app.command("schema")
-    def schema(out: Path = typer.Option(Path("planner/schemas"), help="output directory")) -> None:
-        """Write the JSON Schema of courses.json, programs.json and ge.json."""
+    def schema(
+        out: Path = typer.Option(..., help="output directory (its schema files never overwritten)"),
+        force: Force = False,
+    ) -> None:
+        """Write the JSON Schema of courses.json, programs.json and ge.json into --out."""
         from planner.documents import json_schemas
 
+        schemas = {
+            out / name.replace(".json", ".schema.json"): sch for name, sch in json_schemas().items()
+        }
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            for name, sch in json_schemas().items():
-                path = out / name.replace(".json", ".schema.json")
-                path.write_text(json.dumps(sch, indent=1))
-                typer.echo(f"wrote {path}")
-        except OSError as exc:
-            fail(f"{out}: cannot write: {exc.strerror or exc}")
+            for path in schemas:
+                refuse_existing(path, force, "--force")
+        except OutputExistsError as exc:
+            fail(exc)
+        for path, sch in schemas.items():
+            _write(path, sch, force)
+            typer.echo(f"wrote {path}")
 
     from planner.cli_bench import register_bench
 

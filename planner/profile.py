@@ -3,12 +3,12 @@ identifiers and structured fields; free text is read in planner/text_request.py)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from common.loading import LoadError, load_json
 from planner.documents import _json_path
 
 
@@ -19,7 +19,7 @@ class RequestError(ValueError):
 class Request(BaseModel):
     """A student request reduced to finite identifiers and structured fields."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     program: str | None = None
     tracks: list[str] = Field(default_factory=list)
@@ -31,7 +31,7 @@ class Request(BaseModel):
     # A calendar term id or label ("20141", "fall 2014"); default: the calendar's first term.
     start_term: str | None = None
     max_units_per_term: float = Field(default=18.0, gt=0)
-    max_units_by_season: dict[str, float] = Field(
+    max_units_by_season: dict[str, Annotated[float, Field(gt=0)]] = Field(
         default_factory=dict, description="tighter cap per season, e.g. {'interim': 1}"
     )
     risk_tolerance: Literal["low", "medium", "high"] = "medium"
@@ -56,15 +56,29 @@ class Request(BaseModel):
     # Unknown preference dimensions: name -> finite hypotheses (each a partial Request patch).
     hypotheses: dict[str, dict[str, dict]] = Field(default_factory=dict)
 
+    @model_validator(mode="after")
+    def _hypotheses_are_requests(self) -> Request:
+        # Each hypothesis is a patch the planner applies as-is: it must itself be a valid request.
+        base = self.model_dump(exclude={"hypotheses"})
+        for dim, options in self.hypotheses.items():
+            for name, patch in options.items():
+                if "hypotheses" in patch:
+                    raise ValueError(f"hypothesis {dim}.{name} cannot hold hypotheses")
+                try:
+                    Request.model_validate({**base, **patch})
+                except ValidationError as exc:
+                    err = exc.errors()[0]
+                    where = ".".join(str(p) for p in err["loc"])
+                    raise ValueError(f"hypothesis {dim}.{name}: {where}: {err['msg']}") from None
+        return self
+
 
 def load_request(path: str | Path) -> Request:
     """Read a request file; any problem is one RequestError naming the file and the field."""
     try:
-        data = json.loads(Path(path).read_text())
-    except OSError as exc:
-        raise RequestError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise RequestError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        data = load_json(path, "request file")
+    except LoadError as exc:
+        raise RequestError(str(exc)) from None
     return parse_request(data, str(path))
 
 

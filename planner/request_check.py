@@ -13,6 +13,24 @@ from planner.profile import Request, RequestError
 def check_request(graph: Hypergraph, req: Request, source: str = "request") -> None:
     """Names in the request that the catalog does not have stop the run (never guessed)."""
     known = ", ".join(sorted(graph.programs)) or "none"
+    if req.program is None and not req.tracks:
+        # Without one, nothing is required and an empty plan would read as "certified".
+        raise RequestError(
+            f"{source}: at $.program: a request names a program (or tracks) to plan ({known})"
+        )
+    seasons = list(dict.fromkeys([*graph.term_cycle, *(t.season for t in graph.calendar)]))
+    known_seasons = ", ".join(seasons) or "none"
+    for season in req.max_units_by_season:
+        if season not in seasons:
+            raise RequestError(
+                f"{source}: at $.max_units_by_season.{season}: not a season of the catalog "
+                f"({known_seasons})"
+            )
+    if req.start_season is not None and req.start_season not in seasons:
+        raise RequestError(
+            f"{source}: at $.start_season: {req.start_season!r} is not a season of the catalog "
+            f"({known_seasons})"
+        )
     for field, pid in [("program", req.program)] + [("tracks", t) for t in req.tracks]:
         if pid is not None and pid not in graph.programs:
             raise RequestError(

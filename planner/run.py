@@ -4,12 +4,12 @@ the same two functions, so what it counts is what the commands do."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from common.loading import LoadError, load_json
 from planner.documents import CatalogDocs, _json_path
 from planner.hypergraph import Hypergraph
 from planner.present import annotate
@@ -52,11 +52,9 @@ class _PlanFile(BaseModel):
 
 def read_plan_file(path: Path) -> tuple[Request, list[_PlanEntry]]:
     try:
-        data = json.loads(path.read_text())
-    except OSError as exc:
-        raise PlanFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PlanFileError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        data = load_json(path, "plan file")
+    except LoadError as exc:
+        raise PlanFileError(str(exc)) from None
     return parse_plan(data, str(path))
 
 
@@ -81,7 +79,13 @@ def verify_plans(
     sections: dict[str, set[str]] | None = None,
     rank: int = 0,
 ) -> list[tuple[int, list[Violation]]]:
-    """Each plan (or only `rank`) checked by the independent verifier."""
+    """Each plan (or only `rank`) checked by the independent verifier; a plan file without
+    plans, or without the rank asked for, is an error (never an empty "all OK")."""
+    ranks = [p.rank for p in plans]
+    if not plans:
+        raise PlanFileError("the plan file holds no plans to verify (its status says why)")
+    if rank and rank not in ranks:
+        raise PlanFileError(f"--rank {rank}: the plan file has ranks {', '.join(map(str, ranks))}")
     return [
         (p.rank, verify_plan(docs, [(c.course, c.term) for c in p.courses], request, sections))
         for p in plans

@@ -69,7 +69,7 @@ def export_clauses(
     t0 = time.perf_counter()
     progress = progress or (lambda stage, n: None)
     out = Path(cfg.out)
-    refuse_existing(out, cfg.overwrite, "--overwrite")
+    refuse_existing(out, cfg.overwrite, "--force")
     records = []
     for i, g in enumerate(generate(cfg.n, cfg.seed, cfg.variants)):
         rec = build_record(g.span, g.clause, g.template_id, f"s{cfg.seed}-{i:07d}", g.style)
@@ -147,7 +147,7 @@ def export_clauses(
                 progress("write", 1)
                 yield {k: r[k] for k in COLUMNS}
 
-    with atomic_dir(out, cfg.overwrite, "--overwrite") as tmp:
+    with atomic_dir(out, cfg.overwrite, "--force") as tmp:
         scratch = out.parent / f".{out.name}.scratch-{tmp.name.rsplit('-', 1)[-1]}"
         save_splits({s: (lambda s=s: rows(s)) for s in (TRAIN, EVAL)}, features(), tmp, scratch)
         manifest["seconds"] = round(time.perf_counter() - t0, 3)

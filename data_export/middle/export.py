@@ -191,7 +191,7 @@ def export_sft(cfg: SFTExportConfig, progress: Progress | None = None) -> dict[s
     t0 = time.perf_counter()
     root = Path(cfg.traces).resolve()
     out = Path(cfg.out)
-    refuse_existing(out, cfg.overwrite, "--overwrite")  # refuse before doing any work
+    refuse_existing(out, cfg.overwrite, "--force")  # refuse before doing any work
     if not root.is_dir():
         raise FileNotFoundError(f"trace directory {cfg.traces} does not exist")
     if not 0.0 <= cfg.eval_fraction <= 1.0:
@@ -266,7 +266,7 @@ def export_sft(cfg: SFTExportConfig, progress: Progress | None = None) -> dict[s
         "sources": [s.as_dict() for s in sources],
         "warnings": warnings,
     }
-    with atomic_dir(out, cfg.overwrite, "--overwrite") as tmp:
+    with atomic_dir(out, cfg.overwrite, "--force") as tmp:
         scratch = out.parent / f".{out.name}.scratch-{tmp.name.rsplit('-', 1)[-1]}"
         sizes = save_splits(
             {s: (lambda s=s: _rows(pending, s, cfg.images, progress)) for s in (TRAIN, EVAL)},

@@ -48,7 +48,7 @@ def test_results_carry_the_machine_and_are_never_overwritten(tmp_path) -> None:
     doc = json.loads(js.read_text())
     assert doc["median_us"] == 41.0 and doc["machine"]["cores"] >= 1
     assert md.read_text().startswith("# X\n") and "\nMachine: " in md.read_text()
-    with pytest.raises(OutputExistsError, match="--overwrite"):
+    with pytest.raises(OutputExistsError, match="--force"):
         write_results(tmp_path / "x", {"median_us": 1.0}, "# X")
     assert json.loads(js.read_text())["median_us"] == 41.0  # untouched by the refusal
     write_results(tmp_path / "x", [{"run": 1}], "# X", overwrite=True)

@@ -63,7 +63,7 @@ def test_plan_request_field_of_wrong_type(small):
 def test_plan_request_not_json_and_unknown_program(small):
     (small / "R.json").write_text("{horizon: 4")
     res, lines = _run("plan", "--docs", str(small / "docs"), "--request", str(small / "R.json"))
-    _one_line_error(res, lines, "R.json", "invalid JSON")
+    _one_line_error(res, lines, "R.json", "not valid JSON")
     (small / "R.json").write_text(json.dumps({"program": "NOPE"}))
     res, lines = _run(
         "plan",
@@ -253,3 +253,62 @@ def test_explanation_lists_each_cause_once_grouped_by_requirement(tmp_path, stol
     assert "open to computer science majors only" in cap["causes"][0]["text"]
     body = [x for x in lines if x.startswith("  - ")]
     assert len(body) == len(set(body))
+
+
+def _plan(small, request: dict, *extra: str):
+    (small / "R.json").write_text(json.dumps(request))
+    args = ["--docs", str(small / "docs"), "--request", str(small / "R.json")]
+    return _run("plan", *args, "--out", str(small / "p.json"), *extra)
+
+
+@pytest.mark.parametrize(
+    ("request_", "needles"),
+    [
+        ({}, ["$.program", "names a program"]),
+        ({"program": "P", "max_units_by_season": {"fall": -4}}, ["max_units_by_season", "greater"]),
+        ({"program": "P", "max_units_by_season": {"winterr": 4}}, ["winterr", "not a season"]),
+        ({"program": "P", "max_units_per_term": float("nan")}, ["NaN"]),
+        ({"program": "P", "start_season": "monsoon"}, ["$.start_season", "monsoon"]),
+        (
+            {"program": "P", "hypotheses": {"pace": {"fast": {"horizon": 1000}}}},
+            ["hypothesis pace.fast", "horizon"],
+        ),
+    ],
+)
+def test_plan_refuses_requests_it_used_to_answer_silently(small, request_, needles):
+    res, lines = _plan(small, request_)
+    _one_line_error(res, lines, *needles)
+    assert not (small / "p.json").exists()
+
+
+def test_plan_out_is_never_overwritten_without_force(small):
+    (small / "p.json").write_text("mine")
+    res, lines = _plan(small, {"program": "P"})
+    _one_line_error(res, lines, "p.json", "--force")
+    assert (small / "p.json").read_text() == "mine"
+    res, _ = _plan(small, {"program": "P"}, "--force")
+    assert res.exit_code == 0 and json.loads((small / "p.json").read_text())["plans"]
+
+
+def test_verify_refuses_a_rank_the_file_lacks(small):
+    res, _ = _plan(small, {"program": "P"})
+    assert res.exit_code == 0, res.output
+    verify = ["plan", "verify", "--docs", str(small / "docs"), "--plan", str(small / "p.json")]
+    res, lines = _run(*verify, "--rank", "99")
+    _one_line_error(res, lines, "p.json", "--rank 99", "ranks 1")
+    res, _ = _run(*verify, "--rank", "1")
+    assert res.exit_code == 0 and "plan 1: OK" in res.output
+    (small / "empty.json").write_text(json.dumps({"request": {"program": "P"}, "plans": []}))
+    res, lines = _run(*verify[:-1], str(small / "empty.json"))
+    _one_line_error(res, lines, "empty.json", "no plans")
+
+
+def test_schema_writes_only_where_told(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res, _ = _run("plan", "schema")
+    assert res.exit_code == 2 and not (tmp_path / "planner").exists()
+    res, _ = _run("plan", "schema", "--out", "s")
+    assert res.exit_code == 0 and len(list((tmp_path / "s").glob("*.schema.json"))) == 3
+    res, lines = _run("plan", "schema", "--out", "s")
+    _one_line_error(res, lines, "courses.schema.json", "--force")
+    assert _run("plan", "schema", "--out", "s", "--overwrite")[0].exit_code == 0

@@ -171,7 +171,7 @@ def test_cli_interest_model(tmp_path, tiny_model):
     res = runner.invoke(app, [*base, "--out", str(out)])
     assert res.exit_code == 0, res.output
     lexical_plan = json.loads(out.read_text())["plans"][0]
-    res = runner.invoke(app, [*base, "--out", str(out), "--interest-model", tiny_model])
+    res = runner.invoke(app, [*base, "--out", str(out), "--force", "--interest-model", tiny_model])
     assert res.exit_code == 0, res.output
     embedded_plan = json.loads(out.read_text())["plans"][0]
     assert embedded_plan["certified"]
@@ -179,6 +179,6 @@ def test_cli_interest_model(tmp_path, tiny_model):
     assert embedded_plan["courses"] == lexical_plan["courses"]
     assert embedded_plan["utility"] != pytest.approx(lexical_plan["utility"])
     missing = str(tmp_path / "absent")
-    res = runner.invoke(app, [*base, "--out", str(out), "--interest-model", missing])
+    res = runner.invoke(app, [*base, "--out", str(out), "--force", "--interest-model", missing])
     assert res.exit_code == 2
     assert "absent" in res.output and "--interest-model" in res.output

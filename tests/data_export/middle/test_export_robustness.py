@@ -120,7 +120,7 @@ def test_refuses_to_overwrite(tmp_path, run_export):
     out = tmp_path / "ds"
     run_export(tmp_path, out=out, eval_fraction=0.0)
     before = (out / "manifest.json").read_text()
-    with pytest.raises(OutputExistsError, match="--overwrite"):
+    with pytest.raises(OutputExistsError, match="--force"):
         run_export(tmp_path, out=out, eval_fraction=0.0)
     assert (out / "manifest.json").read_text() == before
     (tmp_path / "empty").mkdir()
