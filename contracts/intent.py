@@ -7,7 +7,6 @@ The record is immutable: it changes only on explicit user clarification, through
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,10 +16,10 @@ from pydantic import (
     Field,
     SecretStr,
     SerializationInfo,
-    ValidationError,
     field_serializer,
 )
 
+from common.loading import LoadError, load_jsonl_models
 from contracts.persona import PersonaPolicy
 from contracts.secrets import SecretStore
 from contracts.version import SCHEMA_VERSION
@@ -192,39 +191,27 @@ class IntentContract(BaseModel):
         return type(self).model_validate(data)
 
 
-class ContractFileError(ValueError):
+class ContractFileError(LoadError):
     """A contract file is invalid; the message names the file, line and field."""
 
 
 def load_contracts(path: str | Path) -> list[IntentContract]:
-    """Read a JSONL contract file, failing on the first bad line with file:line and field."""
-    path = Path(path)
-    out: list[IntentContract] = []
+    """Read a JSONL contract file, failing on the first bad line with file:line and field; a
+    file without any contract is an error too (a run over it would do nothing and say so)."""
     seen: dict[str, int] = {}
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ContractFileError(f"{path}: cannot read contract file: {e.strerror}") from e
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise ContractFileError(
-                f"{path}:{lineno}: not valid JSON: {e.msg} (column {e.colno})"
-            ) from e
-        try:
-            contract = IntentContract.model_validate(data)
-        except ValidationError as e:
-            err = e.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or "<root>"
-            raise ContractFileError(f"{path}:{lineno}: field '{field}': {err['msg']}") from e
+
+    def unique(contract: IntentContract, lineno: int) -> None:
         if contract.contract_id in seen:
             raise ContractFileError(
                 f"{path}:{lineno}: field 'contract_id': duplicate {contract.contract_id!r} "
                 f"(first on line {seen[contract.contract_id]})"
             )
         seen[contract.contract_id] = lineno
-        out.append(contract)
+
+    try:
+        out = load_jsonl_models(path, IntentContract, "contract file", check=unique)
+    except LoadError as e:
+        raise ContractFileError(str(e)) from None
+    if not out:
+        raise ContractFileError(f"{path}: holds no contract (only blank or # comment lines)")
     return out

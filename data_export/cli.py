@@ -126,6 +126,10 @@ def clauses(
     from common.outputs import OutputExistsError
     from data_export.clauses.export import ClauseExportConfig, export_clauses
 
+    if exclude is not None and not real_spans:
+        # Held-out strings only matter against real spans; recording them otherwise would claim
+        # a hold-out that never happened.
+        fail("--exclude applies to --real-spans; give the real spans it holds out from")
     cfg = ClauseExportConfig(
         out=out,
         n=n,

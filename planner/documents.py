@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
+
+from common.loading import LoadError, load_json
 
 # The expression AST lives in planner/expr.py; re-exported here, where every reader of the
 # documents has always found it.
@@ -241,12 +242,10 @@ def load_docs(directory: str | Path) -> CatalogDocs:
     parsed: dict[str, Any] = {}
     for kind, name in DOC_FILES.items():
         path = d / name
-        if not path.exists():
-            raise DocumentError(str(path), "$", "file not found")
         try:
-            data = json.loads(path.read_text())
-        except json.JSONDecodeError as exc:
-            raise DocumentError(str(path), "$", f"invalid JSON: {exc}") from None
+            data = load_json(path, f"catalog document ({name})")
+        except LoadError as exc:
+            raise DocumentError(str(path), "$", str(exc).removeprefix(f"{path}: ")) from None
         parsed[kind] = parse_document(kind, data, str(path))
     return CatalogDocs(**parsed)
 

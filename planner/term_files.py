@@ -4,12 +4,13 @@ checks offerings against these sources itself, not against the converted documen
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from common.loading import LoadError, parse_json, read_text
 
 SEASONS = {1: "fall", 2: "interim", 3: "spring", 4: "summer", 5: "summer"}
 _NAME = re.compile(r"^terms-(\d{4})(\d)\.json$")
@@ -66,13 +67,10 @@ def read_term_file(path: str | Path) -> tuple[str, list[TermRecord]]:
     an error naming the file, the record (index and clbid) and the field."""
     path = Path(path)
     try:
-        raw = path.read_text()
-    except OSError as exc:
-        raise TermFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise TermFileError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        raw = read_text(path, "term file")
+        data = parse_json(raw, str(path))
+    except LoadError as exc:
+        raise TermFileError(str(exc)) from None
     if not isinstance(data, list):
         raise TermFileError(f"{path}: expected a JSON list of section records")
     want = term_id_of(path)

@@ -13,8 +13,9 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from common.loading import LoadError, load_mapping, validate
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -177,17 +178,10 @@ def load_recipe(path: str | Path) -> Recipe:
     """Load and validate a recipe YAML; RecipeError names the file and the field on any problem."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text())
-    except FileNotFoundError as e:
-        raise RecipeError(f"recipe file not found: {path}") from e
-    except yaml.YAMLError as e:
-        raise RecipeError(f"recipe {path} is not valid YAML: {e}") from e
-    if not isinstance(raw, dict):
-        raise RecipeError(f"recipe {path} must be a YAML mapping, got {type(raw).__name__}")
-    try:
-        recipe = Recipe.model_validate(raw)
-    except ValidationError as e:
-        raise RecipeError(_format_error(path, e)) from None
+        raw = load_mapping(path, "recipe file")
+        recipe = validate(Recipe, raw, str(path))
+    except LoadError as e:
+        raise RecipeError(str(e)) from None
     recipe._source = str(path)
     return recipe
 

@@ -16,23 +16,12 @@ guards_app = typer.Typer(help="Guard compiler tools (WebRider Tables 44-46).", n
 
 def _load_model(path: Path, model: Any, what: str) -> Any:
     """Read and validate one JSON file; any problem exits 2 naming the file and field."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        fail(f"{path}: cannot read {what} file: {e.strerror or e}")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        fail(f"{path}: line {e.lineno} column {e.colno}: invalid JSON: {e.msg}")
-    from pydantic import ValidationError
+    from common.loading import LoadError, load_json, validate
 
     try:
-        return model.model_validate(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        field = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
-        fail(f"{path}: invalid {what}: field '{field}': {first['msg']}{more}")
+        return validate(model, load_json(path, f"{what} file"), f"{path}: invalid {what}")
+    except LoadError as e:
+        fail(e)
 
 
 @guards_app.command("check")

@@ -7,7 +7,15 @@ from typing import Annotated
 
 import typer
 
-from common.cli import Endpoint, GroundedSchema, MiddleFormat, ServedModel, StepCap, Vision
+from common.cli import (
+    Endpoint,
+    GroundedSchema,
+    MiddleFormat,
+    ServedModel,
+    StepCap,
+    Vision,
+    fail,
+)
 
 contracts_app = typer.Typer(
     help="Make and audit intent-contract files (JSONL).", no_args_is_help=True
@@ -60,8 +68,7 @@ def run(
     try:
         items = load_contracts(contracts)
     except ContractFileError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     if policy not in ("teacher", "endpoint"):
         raise typer.BadParameter("--policy must be teacher or endpoint")
     if policy == "endpoint" and not (endpoint and model):
@@ -100,12 +107,20 @@ def contracts_miniwob(
 ) -> None:
     """Write one intent contract per (task, seed)."""
     from envs.miniwob.contracts import miniwob_contracts, parse_seeds, write_contracts
+    from envs.miniwob.task import available_tasks
 
+    names = [t.strip() for t in tasks.split(",")]
+    if not all(names):
+        fail(f"--tasks {tasks!r}: an empty task name (a stray comma)")
+    unknown = [t for t in names if t not in available_tasks()]
+    if unknown:
+        fail(f"--tasks: {unknown[0]!r} is not a MiniWoB++ task of the installed wheel")
     try:
-        n = write_contracts(miniwob_contracts(tasks.split(","), parse_seeds(seeds)), out)
+        n = write_contracts(miniwob_contracts(dict.fromkeys(names), parse_seeds(seeds)), out)
+    except ValueError as e:
+        fail(f"--seeds: {e}")
     except FileExistsError:
-        typer.echo(f"error: {out} exists; contract files are never overwritten", err=True)
-        raise typer.Exit(2) from None
+        fail(f"{out} exists; contract files are never overwritten")
     typer.echo(f"wrote {n} contracts to {out}")
 
 
@@ -118,8 +133,7 @@ def contracts_audit(file: Annotated[Path, typer.Argument(help="Contract file (JS
     try:
         items = load_contracts(file)
     except ContractFileError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     failed = 0
     for c in items:
         failures = audit_contract(c)

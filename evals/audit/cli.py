@@ -45,8 +45,7 @@ def create(
     """Draw N pairs of the same contract from two arms (K shared anchors, the rest split two
     raters each), randomize left/right per pair and rater with the seed, hide run names, and
     copy what raters see (steps, screenshots, contract) into one SQLite file."""
-    from pydantic import ValidationError
-
+    from common.loading import LoadError
     from evals.audit.config import DEFAULTS, load_settings
     from evals.audit.create import create_study
     from evals.audit.design import DesignError
@@ -56,10 +55,8 @@ def create(
         settings = load_settings(
             config or DEFAULTS, pairs=pairs, anchors=anchors, raters=raters, seed=seed
         )
-    except (ValidationError, OSError) as e:
-        msg = e.errors()[0]["msg"] if isinstance(e, ValidationError) else str(e)
-        msg = msg.removeprefix("Value error, ")
-        fail(ValueError(f"settings: {msg}"))
+    except LoadError as e:
+        fail(e)
     for d in arms:
         if not d.is_dir():
             fail(FileNotFoundError(f"{d}: no such run folder"))

@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from common.loading import load_mapping, validate
 
 DEFAULTS = Path(__file__).with_name("audit.yaml")
 
 
 class AuditSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     pairs: int = Field(ge=1)
     anchors: int = Field(ge=0)
     raters: int = Field(ge=2)
@@ -33,6 +34,8 @@ class AuditSettings(BaseModel):
 
 
 def load_settings(path: Path = DEFAULTS, **overrides: Any) -> AuditSettings:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    """The study settings of `path` with the command's overrides; LoadError names the file
+    and the field on any problem."""
+    data = load_mapping(path, "audit settings file")
     data.update({k: v for k, v in overrides.items() if v is not None})
-    return AuditSettings.model_validate(data)
+    return validate(AuditSettings, data, str(path))

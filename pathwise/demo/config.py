@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from common.loading import load_mapping, validate
 
 RECIPES = Path(__file__).parent / "recipes"
 
@@ -83,13 +84,7 @@ def load_demo_config(name_or_path: str) -> DemoConfig:
     if not path.exists():
         known = sorted(p.stem for p in RECIPES.glob("*.yaml"))
         raise FileNotFoundError(f"no demo recipe {name_or_path!r}; known: {known}")
-    try:
-        data = yaml.safe_load(path.read_text())
-        cfg = DemoConfig.model_validate(data)
-    except ValidationError as e:
-        err = e.errors()[0]
-        field = ".".join(str(p) for p in err["loc"])
-        raise ValueError(f"{path}: field '{field}': {err['msg']}") from e
+    cfg = validate(DemoConfig, load_mapping(path, "demo recipe"), str(path))
     overlap = sorted(set(cfg.unseen_tasks) & set(cfg.tasks))
     if overlap:
         raise ValueError(f"{path}: field 'unseen_tasks': {overlap} are also training tasks")
