@@ -46,7 +46,7 @@ def validation_message(e: ValidationError) -> str:
 def read_bytes(path: str | Path, what: str = "file", *, allow_empty: bool = False) -> bytes:
     path = Path(path)
     if path.is_dir():
-        raise LoadError(f"{path}: is a directory, expected a {what}")
+        raise LoadError(f"{path}: is a directory where the {what} belongs")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -245,7 +246,12 @@ def load_docs(directory: str | Path) -> CatalogDocs:
         try:
             data = load_json(path, f"catalog document ({name})")
         except LoadError as exc:
-            raise DocumentError(str(path), "$", str(exc).removeprefix(f"{path}: ")) from None
+            m = re.match(rf"{re.escape(str(path))}(?::(\d+))?: (.*)", str(exc))
+            where, msg = (
+                (f"line {m.group(1)}" if m and m.group(1) else "$"),
+                (m.group(2) if m else str(exc)),
+            )
+            raise DocumentError(str(path), where, msg) from None
         parsed[kind] = parse_document(kind, data, str(path))
     return CatalogDocs(**parsed)
 
