@@ -172,7 +172,7 @@ def test_bench_planner_malformed_rows(tmp_path):
 
 def test_bench_stolaf_bad_docs_then_counts(tmp_path, stolaf_docs):
     res, lines = _run("bench", "stolaf", "--docs", str(tmp_path / "missing"), "--json")
-    _one_line_error(res, lines, "missing", "courses.json", "file not found")
+    _one_line_error(res, lines, "missing", "courses.json", "no such catalog document")
     res, lines = _run(
         "bench",
         "stolaf",
