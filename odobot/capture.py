@@ -17,6 +17,7 @@ from agent_runtime.browser.events import InteractionEvent, LocationEvent, Networ
 from agent_runtime.browser.executor import ExecResult, Executor
 from contracts.actions import ActionAST, ClickAction, TypeAction
 from contracts.observation import Observation
+from contracts.secrets import SecretStore
 from odobot.dom_js import (
     ELEMENT_INFO_JS,
     KEEP_ATTRS,
@@ -39,12 +40,13 @@ class Recorder:
         rules: tuple[PathRule, ...] = DEFAULT_RULES,
         snapshots: bool = True,
         quiet_s: float = 0.12,
+        secrets: SecretStore | None = None,
     ) -> None:
         self.page = page
         self.rules = rules
         self.take_snapshots = snapshots
         self.quiet_s = quiet_s
-        self.executor = Executor(page, async_screenshots=False)
+        self.executor = Executor(page, async_screenshots=False, secrets=secrets)
         self._dom: list[tuple[float, dict[str, list[str]]]] = []
         page.expose_function("__odoReport", self._on_dom)
         page.add_init_script(OBSERVER_JS)

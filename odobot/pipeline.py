@@ -70,7 +70,7 @@ def lms_browser(world: Any) -> Iterator[tuple[LmsEnv, Any, Recorder]]:
     # once (the labels cover only what is on screen) instead of scrolling to an entry far down.
     with LmsEnv(world) as env, BrowserSession(viewport=LMS_VIEWPORT) as session:
         page = session.page
-        yield env, session, Recorder(page)
+        yield env, session, Recorder(page, secrets=env.secret_store())
 
 
 def _fresh(env: LmsEnv, session: Any) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from types import TracebackType
 
+from contracts.secrets import SecretStore
 from envs.lms.app import build_app
 from envs.lms.check import CheckResult, check_task
 from envs.lms.store import LmsStore
@@ -38,6 +39,10 @@ class LmsEnv:
     @property
     def url(self) -> str:
         return self.server.url
+
+    def secret_store(self) -> SecretStore:
+        """What the executor may type but nobody may see: the signed-in user's password."""
+        return SecretStore({"password": self.world.me.password})
 
     def reset(self) -> None:
         self.store.reset()

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from contracts.secrets import secret_ref
 from envs.lms.sections import STATIC_OPTIONS, Section, section
 from envs.lms.world import ADJ, NOUN, World, person_name
 
@@ -89,7 +90,8 @@ def instantiate(
 ) -> TaskInstance:
     """Fill `tpl` from `world`; values in `avoid` (e.g. every demonstrated value) are not used."""
     sec, act = section(tpl.section), section(tpl.section).action(tpl.action)
-    params: dict[str, str] = {"username": world.me.login, "password": world.me.password}
+    # The password is named, never written: the executor types it from the LMS's secret store.
+    params: dict[str, str] = {"username": world.me.login, "password": secret_ref("password")}
     course = None
     if sec.scope == "course":
         course = rng.choice(world.courses())

@@ -7,6 +7,8 @@ different names, counts, orders and ids, which is what held-out task instances r
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import random
 from typing import Any
 
@@ -103,12 +105,25 @@ def person_name(rng: random.Random, used: set[str]) -> str:
             return n
 
 
+def world_password(seed: int) -> str:
+    """The signed-in user's password: long enough to be told from any text on a page, derived
+    from the seed without drawing from the world's generator (the rest of the world is as it
+    was), and a secret the agent only ever names (contracts/secrets.py)."""
+    digest = hashlib.sha256(f"pathwise-lms-password-{seed}".encode()).digest()
+    return base64.b32encode(digest).decode()[:12].capitalize() + "7!"
+
+
 def generate_world(seed: int, *, banner: bool | None = None) -> World:
     """The LMS data for `seed`; `banner` forces the layout notice on or off."""
     rng = random.Random(seed)
     used: set[str] = set()
     me_name = person_name(rng, used)
-    me = User(id=rng.randint(2, 9), login=me_name.split()[0].lower(), name=me_name, password="pw")
+    me = User(
+        id=rng.randint(2, 9),
+        login=me_name.split()[0].lower(),
+        name=me_name,
+        password=world_password(seed),
+    )
     users = [me] + [
         User(id=100 + k, login=f"user{k}", name=person_name(rng, used), password="-")
         for k in range(rng.randint(8, 12))

@@ -195,3 +195,55 @@ def test_student_run_export_viewer_and_audit_hold_no_secret(teacher_run, passwor
     for where, text in _viewer_pages([teacher_run, student]).items():
         assert_no_secret(f"viewer {where}", text, passwords)
     _audit((student, teacher_run), tmp_path, passwords)
+
+
+def test_contract_site_secret_stays_on_the_page(tmp_path):
+    """A contract site run where the contract's secret store holds a value every page shows
+    (the shop's name): the contract-site top still answers, and neither the run, the export,
+    the viewer (given the contract file) nor an audit study (with the contract text) holds it."""
+    from contracts.intent import IntentContract, load_contracts
+    from data_export.middle.export import SFTExportConfig, export_sft
+    from envs.sites.pairing import world_contracts
+    from envs.sites.world import generate_world
+
+    world = generate_world()
+    base = next(c for c in world_contracts(world) if c.contract_id == "shop-01/explicit_control")
+    secret = "Northwind"
+    data = base.model_dump() | {"secrets": {"store": secret}}
+    contract = IntentContract.model_validate(data)
+    cfile = tmp_path / "contracts.jsonl"
+    cfile.write_text(contract.to_jsonl_line() + "\n")
+    assert secret in cfile.read_text()  # the user's own file holds the store, nothing else
+    loaded = load_contracts(cfile)[0]
+    assert loaded.secret_store().resolve("{{secret:store}}") == secret
+    assert secret not in loaded.model_dump_json() and loaded.sha256() == contract.sha256()
+
+    arms = []
+    for arm in ("a", "b"):
+        run = tmp_path / arm
+        cfg = RunConfig(screenshots=False)
+        outs = run_batch([loaded], run, cfg, resources=resources_for(cfg, [loaded]), progress=False)
+        assert outs[0].terminal == "answer" and outs[0].success, outs[0]
+        steps = _steps(run)
+        assert any("{{secret:store}}" in s.observation.page_text for s in steps)
+        assert_tree_clean(run, [secret])
+        arms.append(run)
+    dataset = tmp_path / "sft"
+    export_sft(SFTExportConfig(traces=arms[0], out=dataset, images=False, eval_fraction=0.5))
+    assert_tree_clean(dataset, [secret])
+    from evals.viewer.app import create_app
+
+    with TestClient(create_app(arms, [cfile]), base_url="http://127.0.0.1") as client:
+        home = client.get("/")
+        for link in set(re.findall(r'href="(/run/\d+/rollout/[^"#?]+)', home.text)):
+            page = client.get(link)
+            assert page.status_code == 200 and "Northwind" not in page.text
+            assert "mirrorless" in page.text.lower()  # the contract view is there
+    from pathwise.cli import app as cli
+
+    study = tmp_path / "study.sqlite"
+    args = ["audit", "create", "--arms", str(arms[0]), str(arms[1]), "--out", str(study)]
+    sizes = ["--pairs", "1", "--anchors", "0", "--raters", "2", "--contracts", str(cfile)]
+    r = CliRunner().invoke(cli, [*args, *sizes])
+    assert r.exit_code == 0, r.output
+    assert_no_secret(str(study), study.read_bytes(), [secret])
