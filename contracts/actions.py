@@ -20,7 +20,7 @@ RecoveryReason = Literal[
     "loading", "stale_state", "access_interruption", "history", "dead_end", "loop"
 ]
 
-_Strict = ConfigDict(extra="forbid", frozen=True)
+_Strict = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 # One bound for the integers drawn on a page (contracts/observation.py) and the targets an
 # action may name: a visible label is always a valid target.
 MAX_LABEL = 9999

@@ -24,7 +24,7 @@ from contracts.persona import PersonaPolicy
 from contracts.secrets import SecretStore
 from contracts.version import SCHEMA_VERSION
 
-_Frozen = ConfigDict(extra="forbid", frozen=True)
+_Frozen = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class Inspect(BaseModel):

@@ -11,7 +11,7 @@ from contracts.guard_labels import AccessSignal
 
 
 class BBox(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     x: float
     y: float
     width: float
@@ -21,7 +21,7 @@ class BBox(BaseModel):
 class ElementLabel(BaseModel):
     """One visible interactive element with the integer drawn on the screenshot."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     label: int = Field(ge=0, le=MAX_LABEL)
     role: str
     tag: str = ""
@@ -33,7 +33,7 @@ class ElementLabel(BaseModel):
 
 
 class Observation(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     url: str
     title: str = ""
     status: int | None = Field(default=None, description="HTTP status of the main document.")

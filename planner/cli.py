@@ -6,6 +6,7 @@ lacks) is one line on stderr naming the file and the field, and exit code 2."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import typer
@@ -75,6 +76,12 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
         from planner.text_request import read_text
         from planner.utility import course_utility
 
+        if budget is not None and not (math.isfinite(budget) and budget > 0):
+            fail(f"--budget {budget}: seconds must be a positive finite number")
+        if top_k is not None and top_k < 1:
+            fail(f"--top-k {top_k}: ask for at least one plan")
+        if workers is not None and workers < 1:
+            fail(f"--workers {workers}: at least one CP-SAT worker")
         pic_path = picture or out.with_suffix(".svg")
         try:
             for path in (out, pic_path):  # refuse before any work

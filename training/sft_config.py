@@ -54,7 +54,7 @@ class BatchMismatchError(RecipeError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=False)
+    model_config = ConfigDict(extra="forbid", frozen=False, allow_inf_nan=False)
 
 
 class ModelSpec(_Strict):

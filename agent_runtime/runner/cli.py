@@ -59,10 +59,13 @@ def run(
     browser events under OUT/events/. A killed run loses nothing already written; the
     same command resumes it and skips finished rollouts.
     """
+    from pydantic import ValidationError
+
     from agent_runtime.runner.batch import RunDirError, run_batch
     from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
     from agent_runtime.runner.factories import resources_for
     from agent_runtime.runner.report import print_outcome_table
+    from common.loading import validation_message
     from contracts.intent import ContractFileError, load_contracts
 
     try:
@@ -73,24 +76,27 @@ def run(
         raise typer.BadParameter("--policy must be teacher or endpoint")
     if policy == "endpoint" and not (endpoint and model):
         raise typer.BadParameter("--policy endpoint needs --endpoint and --model")
-    cfg = RunConfig(
-        step_cap=step_cap,
-        timeout_s=timeout,
-        retries=retries,
-        workers=workers,
-        seed=seed,
-        shard=shard,
-        screenshots=screenshots,
-        top=TopSpec(kind="llm" if top == "llm" else "rule"),
-        middle=MiddleSpec(
-            kind="heuristic" if policy == "teacher" else "endpoint",
-            endpoint=endpoint,
-            model=model,
-            vision=vision,
-            grounded_schema=grounded_schema,
-            middle_format=middle_format,
-        ),
-    )
+    try:
+        cfg = RunConfig(
+            step_cap=step_cap,
+            timeout_s=timeout,
+            retries=retries,
+            workers=workers,
+            seed=seed,
+            shard=shard,
+            screenshots=screenshots,
+            top=TopSpec(kind="llm" if top == "llm" else "rule"),
+            middle=MiddleSpec(
+                kind="heuristic" if policy == "teacher" else "endpoint",
+                endpoint=endpoint,
+                model=model,
+                vision=vision,
+                grounded_schema=grounded_schema,
+                middle_format=middle_format,
+            ),
+        )
+    except ValidationError as e:
+        fail(f"run settings: {validation_message(e)}")
     try:
         run_batch(items, out, cfg, resources=resources_for(cfg, items))
     except (RunDirError, ValueError) as e:

@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class MiddleSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     kind: Literal["heuristic", "endpoint"] = "heuristic"
     endpoint: str | None = Field(
         default=None, description="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1"
@@ -23,14 +23,14 @@ class MiddleSpec(BaseModel):
 
 
 class TopSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     kind: Literal["rule", "llm"] = "rule"
     endpoint: str | None = None
     model: str | None = None
 
 
 class RunConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     step_cap: int = Field(default=20, ge=1)
     timeout_s: float = Field(default=900.0, gt=0)
     retries: int = Field(default=1, ge=0)

@@ -13,7 +13,7 @@ RECIPES = Path(__file__).parent / "recipes"
 
 
 class StudentSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", protected_namespaces=())
+    model_config = ConfigDict(extra="forbid", protected_namespaces=(), allow_inf_nan=False)
     base: str | None = Field(
         default=None,
         description="A pretrained base from base_models/registry.yaml, imported by the "
@@ -26,7 +26,7 @@ class StudentSpec(BaseModel):
 
 
 class DemoConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     name: str
     tasks: list[str] = Field(min_length=1)
     train_seeds: str

@@ -10,6 +10,7 @@ still used; their whole-folder failures are covered in their own tests.
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -150,3 +151,35 @@ def test_bad_file_is_one_line_exit_2_and_nothing_written(world, tmp_path, cmd, c
     assert bad.name in lines[0], lines[0]
     assert len(lines[0]) < 400, lines[0]
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--contracts", "{c}", "--out", "{o}", "--timeout", "nan"],
+        ["run", "--contracts", "{c}", "--out", "{o}", "--timeout", "inf"],
+        ["plan", "--docs", "{d}", "--request", "{r}", "--out", "{o}", "--budget", "nan"],
+        ["plan", "--docs", "{d}", "--request", "{r}", "--out", "{o}", "--top-k", "0"],
+    ],
+    ids=["run timeout nan", "run timeout inf", "plan budget nan", "plan top-k 0"],
+)
+def test_numbers_on_the_command_line_are_checked(world, tmp_path, args) -> None:
+    from envs.miniwob.contracts import miniwob_contracts, write_contracts
+
+    write_contracts(miniwob_contracts(["click-button"], [1]), tmp_path / "c.jsonl")
+    program = _first_program(world["docs"])
+    (tmp_path / "r.json").write_text(json.dumps({"program": program}))
+    paths = {
+        "c": tmp_path / "c.jsonl",
+        "o": tmp_path / "out",
+        "d": world["docs"],
+        "r": tmp_path / "r.json",
+    }
+    res = CliRunner().invoke(app, [a.format(**paths) for a in args])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    assert res.output.startswith("error: ") and "Traceback" not in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def _first_program(docs: Path) -> str:
+    return json.loads((docs / "programs.json").read_text())["programs"][0]["id"]
