@@ -35,3 +35,15 @@ def figure1() -> list[Trajectory]:
     card = _ev("x", 7, "click", base_path="/", xpath=CARD_XP, text="Biology 101")
     groups = _ev("x", 7, "click", base_path="/", xpath=GROUPS_XP, text="Groups")
     return [login_then("a6aa9079", "alice", card), login_then("85409a14", "bob", groups)]
+
+
+class CharCounter:
+    """Counts characters as tokens: the prompts' sizes without a tokenizer."""
+
+    name = "chars"
+
+    def prompt(self, messages: list[dict]) -> int:
+        return sum(len(m["content"]) for m in messages)
+
+    def completion(self, text: str) -> int:
+        return len(text)

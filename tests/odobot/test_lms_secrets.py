@@ -12,21 +12,12 @@ from pathlib import Path
 import pytest
 
 from agent_runtime.browser.launch import CHROMIUM_PATH
+from tests.odobot.fixtures import CharCounter
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM_PATH.exists(), reason=f"{CHROMIUM_PATH} missing"),
 ]
-
-
-class _Chars:
-    name = "chars"
-
-    def prompt(self, messages: list[dict]) -> int:
-        return sum(len(m["content"]) for m in messages)
-
-    def completion(self, text: str) -> int:
-        return len(text)
 
 
 def _forms(secret: str) -> set[str]:
@@ -76,7 +67,7 @@ def test_lms_login_by_demonstration_and_replay_keeps_the_password(tmp_path: Path
 
     task = instantiate(BY_ID["profile_tz"], test_world, random.Random(5), seen, "t-1")
     with lms_browser(test_world) as (env, session, rec):
-        log = PromptLog(OracleAnswerer(task.params), _Chars())
+        log = PromptLog(OracleAnswerer(task.params), CharCounter())
         res = OdoBot(g, TargetFinder(g, "lexical"), log, rec).run(
             task.task_id, task.text, _fresh(env, session)
         )

@@ -8,22 +8,13 @@ from pathlib import Path
 import pytest
 
 from agent_runtime.browser.launch import CHROMIUM_PATH
+from tests.odobot.fixtures import CharCounter
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 if not CHROMIUM_PATH.exists():  # pragma: no cover - the set-up command installs it
     pytest.skip(f"{CHROMIUM_PATH} missing; run the README set-up", allow_module_level=True)
 
 TEMPLATES = ("disc_new_threaded", "disc_reply", "profile_tz")
-
-
-class _Chars:
-    name = "chars"
-
-    def prompt(self, messages: list[dict]) -> int:
-        return sum(len(m["content"]) for m in messages)
-
-    def completion(self, text: str) -> int:
-        return len(text)
 
 
 def test_demonstrate_build_and_replay_a_held_out_task(tmp_path: Path) -> None:
@@ -60,7 +51,7 @@ def test_demonstrate_build_and_replay_a_held_out_task(tmp_path: Path) -> None:
     task = instantiate(BY_ID["disc_new_threaded"], test_world, random.Random(5), seen, "t-1")
     with lms_browser(test_world) as (env, session, rec):
         url = _fresh(env, session)
-        log = PromptLog(OracleAnswerer(task.params), _Chars())
+        log = PromptLog(OracleAnswerer(task.params), CharCounter())
         res = OdoBot(g, TargetFinder(g, "lexical"), log, rec).run(task.task_id, task.text, url)
         check = env.check(task)
     assert res.reached, res.reason
