@@ -119,7 +119,7 @@ def test_bad_observation_names_file_and_field_and_exits_2(tmp_path):
         timeout=60,
     )
     assert res.returncode == 2
-    assert "bad_observation.json" in res.stderr and "labels.0.label" in res.stderr
+    assert "bad_observation.json" in res.stderr and "labels[0].label" in res.stderr
     assert res.stdout == ""
     broken = tmp_path / "broken.json"
     broken.write_text('{"url": "x",\n  "labels": [}')
@@ -144,7 +144,7 @@ def test_invalid_json_error_message_has_line_number(tmp_path, capsys):
         _load_model(broken, Observation, "observation")
     assert exc.value.exit_code == 2
     err = capsys.readouterr().err
-    assert "broken.json: line 2" in err and "invalid JSON" in err
+    assert "broken.json:2:" in err and "not valid JSON" in err
 
 
 def test_check_applies_the_allowance_it_is_given():

@@ -101,7 +101,7 @@ def test_bad_contract_file_names_line_and_field(tmp_path) -> None:
     lines[1] = json.dumps(broken)
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(
-        ContractFileError, match=r"c\.jsonl:2: field 'evidence_obligations\.0\.min_items'"
+        ContractFileError, match=r"c\.jsonl:2: field 'evidence_obligations\[0\]\.min_items'"
     ):
         load_contracts(path)
 
