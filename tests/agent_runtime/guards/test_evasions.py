@@ -19,7 +19,7 @@ from contracts.guard_labels import RejectReason
 from contracts.observation import MAX_LABEL, Observation
 from tests.helpers.observations import el, obs
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PAGE = obs(
     el(0, "textbox", "Search", input_type="text"),
     el(1, "button", "Go"),
