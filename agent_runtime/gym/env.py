@@ -92,7 +92,7 @@ class PathwiseEnv(gymnasium.Env):  # type: ignore[type-arg]
         self._close_episode()
         page = self._browser().page
         self._episode = BrowserEpisode(
-            page, make_task(self.contract), self.contract.env.seed or seed or 0
+            page, make_task(self.contract), self.contract.env.seed or seed or 0, self.contract
         )
         self.goal = self._episode.reset()
         self.history = RecentHistory()
