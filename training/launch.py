@@ -93,6 +93,21 @@ def output_dir(spec: TrainLaunch) -> Path:
     return spec.out if spec.out is not None else resolve_path(load_recipe(spec.recipe).output_dir)
 
 
+def check_dataset(spec: TrainLaunch) -> None:
+    """Refuse, before any process starts, a dataset that is not a saved DatasetDict folder
+    (a launched run would fail inside accelerate with a traceback per process)."""
+    path = spec.dataset or resolve_path(load_recipe(spec.recipe).data.dataset)
+    path = Path(path)
+    if not path.is_dir():
+        what = "is a file" if path.exists() else "does not exist"
+        raise ValueError(f"dataset {path} {what}; expected a DatasetDict folder (save_to_disk)")
+    if not (path / "dataset_dict.json").is_file():
+        raise ValueError(
+            f"dataset {path}: no dataset_dict.json; expected a DatasetDict folder (save_to_disk), "
+            "e.g. one `pathwise export sft` wrote"
+        )
+
+
 def train(
     spec: TrainLaunch,
     *,
@@ -102,6 +117,7 @@ def train(
 ) -> dict[str, Any]:
     """Launch, wait, and return OUT/run_summary.json; a failed launch is a RuntimeError with the
     log's tail. With `log`, the training output goes there instead of the terminal."""
+    check_dataset(spec)
     cmd = launch_command(spec)
     echo("$ " + shlex.join(cmd))
     # The project root on the path: `-m training.sft` then imports this checkout's code.

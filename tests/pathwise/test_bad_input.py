@@ -183,3 +183,19 @@ def test_numbers_on_the_command_line_are_checked(world, tmp_path, args) -> None:
 
 def _first_program(docs: Path) -> str:
     return json.loads((docs / "programs.json").read_text())["programs"][0]["id"]
+
+
+@pytest.mark.parametrize("kind", ["missing", "file", "empty folder"])
+def test_train_refuses_a_dataset_that_is_not_one_before_launching(tmp_path, kind) -> None:
+    recipe = Path(__file__).resolve().parents[2] / "training/recipes/demo-student-smollm2.yaml"
+    data = tmp_path / "data"
+    if kind == "file":
+        data.write_text("{}")
+    elif kind == "empty folder":
+        data.mkdir()
+    args = ["train", "--recipe", str(recipe), "--dataset", str(data), "--out", str(tmp_path / "o")]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit), res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "data" in lines[0] and "DatasetDict" in lines[0], res.output
+    assert not (tmp_path / "o").exists()
