@@ -17,11 +17,12 @@ from pydantic import (
     SecretStr,
     SerializationInfo,
     field_serializer,
+    model_validator,
 )
 
 from common.loading import LoadError, load_jsonl_models
 from contracts.persona import PersonaPolicy
-from contracts.secrets import SecretStore
+from contracts.secrets import SecretStore, card_numbers
 from contracts.version import SCHEMA_VERSION
 
 _Frozen = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
@@ -155,6 +156,20 @@ class IntentContract(BaseModel):
     )
     env: EnvSpec
     clarifications: list[Clarification] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _no_secret_in_clear(self) -> IntentContract:
+        # The request and goal are shown to every layer and written into every step row: a card
+        # number there would leave the page. It belongs in the secret store, named by reference.
+        texts = [self.request, self.goal, *self.soft_preferences]
+        texts += [h.text for h in self.hard_constraints]
+        for text in texts:
+            if card_numbers(text):
+                raise ValueError(
+                    "a card number in the request or goal: put it in `secrets` and write "
+                    "{{secret:NAME}} instead"
+                )
+        return self
 
     @field_serializer("secrets")
     def _dump_secrets(self, v: dict[str, SecretStr], info: SerializationInfo) -> dict[str, str]:

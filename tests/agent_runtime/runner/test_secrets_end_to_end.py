@@ -247,3 +247,19 @@ def test_contract_site_secret_stays_on_the_page(tmp_path):
     r = CliRunner().invoke(cli, [*args, *sizes])
     assert r.exit_code == 0, r.output
     assert_no_secret(str(study), study.read_bytes(), [secret])
+
+
+def test_a_card_number_in_a_contracts_request_is_refused_at_the_boundary():
+    from pydantic import ValidationError
+
+    from envs.miniwob.contracts import miniwob_contract
+
+    data = miniwob_contract("click-button", 1).model_dump()
+    with pytest.raises(ValidationError, match="put it in `secrets`"):
+        type(miniwob_contract("click-button", 1)).model_validate(
+            data | {"request": "Pay with 4111 1111 1111 1111 please."}
+        )
+    ok = data | {"request": "Pay with {{secret:card}}.", "secrets": {"card": "4111111111111111"}}
+    assert (
+        "4111" not in type(miniwob_contract("click-button", 1)).model_validate(ok).model_dump_json()
+    )
