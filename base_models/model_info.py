@@ -1,14 +1,15 @@
 """What the launcher and the embedded backend need to know about a checkpoint, read from its files.
 
-Only local directories are inspected (no hub here); a hub id is passed through unchanged and
-treated as a text model unless the caller says otherwise.
+A local directory is read as it is; a hub id through the Hugging Face cache (`hf_hub_download`,
+which honours HF_HUB_OFFLINE and falls back to the cache when the hub cannot be reached).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 # model_type values whose checkpoints take images (Qwen VL families and common others).
 _VL_MODEL_TYPES = {
@@ -26,20 +27,37 @@ _VL_MODEL_TYPES = {
 }
 
 
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
 def read_config(model: str | Path) -> dict:
-    """config.json of a local checkpoint, or {} for a hub id / a directory without one."""
-    path = Path(model) / "config.json"
-    if not path.is_file():
+    """config.json of a local checkpoint or of a hub id (the Hugging Face cache, or the hub when
+    reachable and HF_HUB_OFFLINE is unset); {} where there is none to read."""
+    local = Path(model).expanduser()
+    if (local / "config.json").is_file():
+        return json.loads((local / "config.json").read_text())
+    if local.exists() or not _HUB_ID.match(str(model)):
         return {}
-    return json.loads(path.read_text())
+    try:
+        from huggingface_hub import hf_hub_download
+
+        path = hf_hub_download(str(model), "config.json")
+    except Exception:  # no huggingface_hub, not cached and no hub: nothing to read
+        return {}
+    return json.loads(Path(path).read_text())
 
 
-def is_vision_model(model: str | Path) -> bool:
+@overload
+def is_vision_model(model: str | Path) -> bool: ...
+@overload
+def is_vision_model(model: str | Path, missing: bool | None) -> bool | None: ...
+def is_vision_model(model: str | Path, missing: bool | None = False) -> bool | None:
     """A VL checkpoint: a vision_config, a known VL model_type, or a *ForConditionalGeneration
-    architecture whose config carries a text_config (Qwen3-VL's layout)."""
+    architecture whose config carries a text_config (Qwen3-VL's layout). `missing` where no
+    config can be read."""
     cfg = read_config(model)
     if not cfg:
-        return False
+        return missing
     if "vision_config" in cfg or cfg.get("model_type") in _VL_MODEL_TYPES:
         return True
     archs = cfg.get("architectures") or []

@@ -110,17 +110,40 @@ def _text_rope(head_dim: int, vl: bool) -> dict:
     return rope
 
 
+# Qwen/Qwen3-VL-8B-Instruct's preprocessor_config.json: the image settings a GPU node loads
+# (a 1024x768 screenshot is 64 x 48 patches of 16 px, merged 2 x 2: 768 image tokens).
+QWEN3_VL_IMAGE = {
+    "size": {"longest_edge": 16777216, "shortest_edge": 65536},
+    "patch_size": 16,
+    "temporal_patch_size": 2,
+    "merge_size": 2,
+    "image_mean": [0.5, 0.5, 0.5],
+    "image_std": [0.5, 0.5, 0.5],
+}
+
+
+def qwen3_vl_processor(tokenizer, size: dict[str, int] | None = None):
+    """A Qwen3VLProcessor with Qwen3-VL-8B's image settings (pixel range `size` if given)."""
+    from transformers import Qwen2VLImageProcessor, Qwen3VLProcessor, Qwen3VLVideoProcessor
+
+    image = {**QWEN3_VL_IMAGE, **({"size": size} if size else {})}
+    video = {k: image[k] for k in ("size", "patch_size", "temporal_patch_size", "merge_size")}
+    return Qwen3VLProcessor(
+        image_processor=Qwen2VLImageProcessor(**image),
+        tokenizer=tokenizer,
+        video_processor=Qwen3VLVideoProcessor(**video),
+        chat_template=tokenizer.chat_template,
+    )
+
+
 def build_vl(out: Path, seed: int = 0) -> Path:
     """Build, save and reload-check a tiny Qwen3-VL (2+2 layers, hidden 64) with its processor."""
     import torch
     from transformers import (
         AutoModelForImageTextToText,
         AutoProcessor,
-        Qwen2VLImageProcessor,
         Qwen3VLConfig,
         Qwen3VLForConditionalGeneration,
-        Qwen3VLProcessor,
-        Qwen3VLVideoProcessor,
     )
 
     torch.manual_seed(seed)
@@ -164,24 +187,7 @@ def build_vl(out: Path, seed: int = 0) -> Path:
     model.generation_config.eos_token_id = [ids["<|im_end|>"], ids["<|endoftext|>"]]
     model.generation_config.pad_token_id = ids["<|endoftext|>"]
     # Small screenshots keep CPU steps fast: at most 256x256 px -> at most 64 image tokens.
-    pixels = {"shortest_edge": 32 * 32, "longest_edge": 256 * 256}
-    image_processor = Qwen2VLImageProcessor(
-        size=pixels,
-        patch_size=16,
-        temporal_patch_size=2,
-        merge_size=2,
-        image_mean=[0.5, 0.5, 0.5],
-        image_std=[0.5, 0.5, 0.5],
-    )
-    video_processor = Qwen3VLVideoProcessor(
-        size=pixels, patch_size=16, temporal_patch_size=2, merge_size=2
-    )
-    processor = Qwen3VLProcessor(
-        image_processor=image_processor,
-        tokenizer=tok,
-        video_processor=video_processor,
-        chat_template=tok.chat_template,
-    )
+    processor = qwen3_vl_processor(tok, size={"shortest_edge": 32 * 32, "longest_edge": 256 * 256})
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     processor.save_pretrained(out)

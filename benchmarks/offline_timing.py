@@ -13,22 +13,29 @@ from typing import Any
 
 
 def timed_offline(
-    dataset: Path, endpoint: str, out: Path, *, requests: int, concurrency: int
+    dataset: Path,
+    endpoint: str,
+    out: Path,
+    *,
+    requests: int,
+    concurrency: int,
+    backend: Any = None,
 ) -> dict[str, Any]:
+    """One offline pass; `backend` (a client) instead of opening one on `endpoint`."""
+    from agent_runtime.runner.config import MiddleSpec
     from evals.offline.run import OfflineConfig, run_offline
+    from serving.endpoint import EndpointSpec
 
-    t0 = time.perf_counter()
-    res = run_offline(
-        OfflineConfig(
-            dataset=dataset,
-            out=out,
-            endpoint=endpoint,
-            model="student",
-            concurrency=concurrency,
-            limit=requests,
-            grounded_schema=True,
-        )
+    middle = MiddleSpec(
+        kind="endpoint",
+        endpoint=EndpointSpec(url=endpoint, model="student"),
+        grounded_schema=True,
     )
+    cfg = OfflineConfig(
+        dataset=dataset, out=out, middle=middle, concurrency=concurrency, limit=requests
+    )
+    t0 = time.perf_counter()
+    res = run_offline(cfg, backend=backend)
     wall = time.perf_counter() - t0
     done = res["examples"] - res["request_errors"]
     return {
@@ -42,7 +49,7 @@ def timed_offline(
 
 
 def timed_arm(server: Any, args: argparse.Namespace, out: Path) -> dict[str, Any]:
-    """Start `server` (a VLLMServer or ServerReplicas), time its start-up, then one offline pass."""
+    """Start `server` (a VLLMServer), time its start-up, then one offline pass."""
     t0 = time.perf_counter()
     with server as running:
         startup = time.perf_counter() - t0

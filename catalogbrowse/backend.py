@@ -13,13 +13,17 @@ def clause_model(
     served_name: str | None = None,
     model_dir: str | Path | None = None,
     adapter: str | Path | None = None,
+    api_key: str | None = None,
 ) -> ClauseModel:
+    """The clause model; a served one is checked first (reachable, key accepted, name served)."""
     if endpoint:
-        from serving.client import ChatClient
+        from serving.endpoint import EndpointSpec
 
         if not served_name:
             raise ValueError("--served-name is required with --endpoint (the model id to call)")
-        return ClauseModel(ChatClient(endpoint, served_name, vision=False, schema_name="clause"))
+        spec = EndpointSpec(url=endpoint, model=served_name, api_key=api_key)
+        spec.check()
+        return ClauseModel(spec.client(vision=False, schema_name="clause"))
     if model_dir:
         from serving.embedded import EmbeddedBackend
 

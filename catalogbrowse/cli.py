@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from common.cli import ApiKey
 from common.cli import fail as _fail
 
 app = typer.Typer(
@@ -108,6 +109,7 @@ def browse(
         None, help="clause model: OpenAI-compatible endpoint (vLLM, embedded)"
     ),
     served_name: str = typer.Option(None, help="clause model: served model name at --endpoint"),
+    api_key: ApiKey = None,
     model_dir: Path = typer.Option(None, help="clause model: run this checkpoint in-process"),
     adapter: Path = typer.Option(None, help="clause model: LoRA adapter for --model-dir"),
 ) -> None:
@@ -123,10 +125,11 @@ def browse(
     model = None
     if endpoint or model_dir:
         from catalogbrowse.backend import clause_model
+        from serving.client import EndpointAuthError
 
         try:
-            model = clause_model(endpoint, served_name, model_dir, adapter)
-        except (ValueError, OSError) as exc:
+            model = clause_model(endpoint, served_name, model_dir, adapter, api_key)
+        except (ValueError, OSError, EndpointAuthError) as exc:
             _fail(str(exc))
     bar = tqdm(desc=f"{policy} pages", unit="page")
 
@@ -188,6 +191,7 @@ def parse_prereq(
     ),
     endpoint: str = typer.Option(None, help="fallback: OpenAI-compatible endpoint"),
     served_name: str = typer.Option(None, help="fallback: served model name"),
+    api_key: ApiKey = None,
     model_dir: Path = typer.Option(None, help="fallback: checkpoint run in-process"),
     adapter: Path = typer.Option(None, help="fallback: LoRA adapter for --model-dir"),
 ) -> None:
@@ -197,10 +201,11 @@ def parse_prereq(
     fb = None
     if model:
         from catalogbrowse.backend import clause_model
+        from serving.client import EndpointAuthError
 
         try:
-            cm = clause_model(endpoint, served_name, model_dir, adapter)
-        except (ValueError, OSError) as exc:
+            cm = clause_model(endpoint, served_name, model_dir, adapter, api_key)
+        except (ValueError, OSError, EndpointAuthError) as exc:
             _fail(str(exc))
         fb = lambda span: cm(span).clause  # noqa: E731
     clause, by_model, left = type_prose(text, fb)

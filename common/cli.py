@@ -30,8 +30,8 @@ def refuse_results(results: Path | None, overwrite: bool) -> None:
 Endpoint = Annotated[
     str | None,
     typer.Option(
-        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1; several replicas of one "
-        "server comma-separated (requests go round-robin).",
+        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (`pathwise serve`, any "
+        "vLLM server, a hosted API).",
     ),
 ]
 ApiKey = Annotated[
@@ -47,7 +47,13 @@ ServedModel = Annotated[
     str | None, typer.Option("--model", help="Served model or LoRA adapter name at --endpoint.")
 ]
 Vision = Annotated[
-    bool, typer.Option("--vision/--text-only", help="Send the screenshot as an image part.")
+    bool | None,
+    typer.Option(
+        "--vision/--text-only",
+        show_default=False,
+        help="Send the screenshot as an image part, or not (default: as the served model's "
+        "config says, else the dataset's manifest).",
+    ),
 ]
 GroundedSchema = Annotated[
     bool,
@@ -58,10 +64,12 @@ GroundedSchema = Annotated[
     ),
 ]
 MiddleFormat = Annotated[
-    str,
+    str | None,
     typer.Option(
-        help="The served student's interface format: paper (the default), text-first or echo "
-        "(text-first label lines, the answer names the target's text).",
+        show_default=False,
+        help="The served student's interface format: paper (the default; offline: the "
+        "dataset's), text-first or echo (text-first label lines, the answer names the "
+        "target's text).",
     ),
 ]
 Workers = Annotated[int, typer.Option(min=1, help="Parallel browsers.")]

@@ -7,18 +7,9 @@ from typing import Annotated
 
 import typer
 
-from common.cli import (
-    Endpoint,
-    GroundedSchema,
-    MiddleFormat,
-    Overwrite,
-    Results,
-    ServedModel,
-    StepCap,
-    Vision,
-    Workers,
-    refuse_results,
-)
+from agent_runtime.runner.config import MiddleSpec
+from agent_runtime.runner.options import middle_options
+from common.cli import Overwrite, Results, StepCap, Workers, fail, refuse_results
 
 eval_app = typer.Typer(
     help="Evaluate a middle layer: offline action/target match, live insertion.",
@@ -27,52 +18,48 @@ eval_app = typer.Typer(
 
 
 @eval_app.command("offline")
+@middle_options
 def offline(
     dataset: Annotated[Path, typer.Option(help="SFT DatasetDict folder (save_to_disk).")],
     out: Annotated[Path, typer.Option(help="New report folder (never overwritten).")],
+    middle: MiddleSpec,
     split: Annotated[str, typer.Option(help="Split to evaluate.")] = "eval",
-    endpoint: Endpoint = None,
-    model: ServedModel = None,
     local: Annotated[
         Path | None, typer.Option(help="Evaluate in-process with the embedded backend.")
     ] = None,
     adapter: Annotated[Path | None, typer.Option(help="LoRA adapter folder for --local.")] = None,
     concurrency: Annotated[int, typer.Option(min=1, help="Requests in flight.")] = 8,
     limit: Annotated[int | None, typer.Option(min=1, help="Evaluate the first N records.")] = None,
-    vision: Vision = False,
     max_tokens: Annotated[int, typer.Option(min=1, help="Completion token cap.")] = 256,
-    grounded_schema: GroundedSchema = False,
 ) -> None:
-    """Held-out post-guard prediction: AST validity, action match, target match (Appendix E)."""
+    """Held-out post-guard prediction: AST validity, action match, target match (Appendix E).
+
+    A vision student gets each record's screenshot (decided from the model's config, else the
+    dataset's manifest; --vision/--text-only decides instead)."""
     from common.outputs import OutputExistsError
     from evals.offline.report import pct
     from evals.offline.run import OfflineConfig, run_offline
+    from serving.client import EndpointAuthError
 
-    if (local is None) == (endpoint is None):
+    if (local is None) == (middle.endpoint is None):
         raise typer.BadParameter("give exactly one of --endpoint (with --model) or --local")
-    if endpoint is not None and not model:
-        raise typer.BadParameter("--endpoint needs --model")
     if adapter is not None and local is None:
         raise typer.BadParameter("--adapter goes with --local (a served adapter is a --model)")
     cfg = OfflineConfig(
         dataset=dataset,
         out=out,
         split=split,
-        endpoint=endpoint,
-        model=model,
+        middle=middle,
         local=local,
         adapter=adapter,
         concurrency=concurrency,
         limit=limit,
-        vision=vision,
         max_tokens=max_tokens,
-        grounded_schema=grounded_schema,
     )
     try:
         res = run_offline(cfg)
-    except (OutputExistsError, FileNotFoundError, KeyError, ValueError, RuntimeError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+    except (OutputExistsError, EndpointAuthError, OSError, KeyError, ValueError, RuntimeError) as e:
+        fail(e)
     m = res["metrics"]
     typer.echo(
         f"n={m['n']}  ast_validity={pct(m['ast_validity'])}  action_match="
@@ -84,20 +71,18 @@ def offline(
 
 
 @eval_app.command("live")
+@middle_options
 def live(
     contracts: Annotated[Path, typer.Option(help="Contract file (JSONL) to run.")],
     reference: Annotated[
         Path, typer.Option(help="Reference run folder on the same tasks and seeds (e.g. teacher).")
     ],
     out: Annotated[Path, typer.Option(help="Report folder; the candidate run goes to OUT/run.")],
-    middle: Annotated[
-        str, typer.Option(help="endpoint (a served middle) or heuristic (the teacher).")
+    middle: MiddleSpec,
+    policy: Annotated[
+        str,
+        typer.Option("--middle", help="endpoint (a served middle) or heuristic (the teacher)."),
     ] = "endpoint",
-    endpoint: Endpoint = None,
-    model: ServedModel = None,
-    vision: Vision = False,
-    grounded_schema: GroundedSchema = False,
-    middle_format: MiddleFormat = "paper",
     workers: Workers = 1,
     step_cap: StepCap = 20,
     timeout: Annotated[float, typer.Option(help="Seconds per rollout.")] = 900.0,
@@ -109,28 +94,27 @@ def live(
     n_boot: Annotated[int, typer.Option(min=100, help="Bootstrap draws.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Scheduling and bootstrap seed.")] = 20260612,
 ) -> None:
-    """Insert a middle behind the fixed rule top, guards and executor; pair with a reference run."""
+    """Insert a middle behind the fixed rule top, guards and executor; pair with a reference run.
+
+    A vision student gets each step's screenshot (decided from the served model's config;
+    --vision/--text-only decides instead)."""
     from agent_runtime.runner.batch import RunDirError
     from common.outputs import OutputExistsError
     from contracts.intent import ContractFileError
     from evals.live.pairing import PairingError
     from evals.live.report import pct
     from evals.live.run import LiveConfig, run_live
+    from serving.client import EndpointAuthError
 
-    if middle not in ("endpoint", "heuristic"):
+    if policy not in ("endpoint", "heuristic"):
         raise typer.BadParameter("--middle must be endpoint or heuristic")
-    if middle == "endpoint" and candidate is None and not (endpoint and model):
+    if policy == "endpoint" and candidate is None and middle.kind != "endpoint":
         raise typer.BadParameter("--middle endpoint needs --endpoint and --model")
     cfg = LiveConfig(
         contracts=contracts,
         reference=reference,
         out=out,
-        middle=middle,
-        endpoint=endpoint,
-        model=model,
-        vision=vision,
-        grounded_schema=grounded_schema,
-        middle_format=middle_format,
+        middle=middle if policy == "endpoint" else MiddleSpec(),
         workers=workers,
         step_cap=step_cap,
         timeout_s=timeout,
@@ -146,11 +130,11 @@ def live(
         ContractFileError,
         PairingError,
         RunDirError,
+        EndpointAuthError,
         FileNotFoundError,
         ValueError,
     ) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     c, r = res["candidate"], res["reference"]
     d = res["paired"]["all"]
     typer.echo(

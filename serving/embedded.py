@@ -147,6 +147,9 @@ class EmbeddedBackend:
             model = PeftModel.from_pretrained(model, str(adapter_dir))
             self.adapter_name = adapter_name or Path(str(adapter_dir)).name
         self.model = model.eval()
+        self.adapter_dir = str(adapter_dir) if adapter_dir is not None else None
+        # Images that reached the model as pixel values (the processor's image grid rows).
+        self.images_seen = 0
         gen_eos = self.model.generation_config.eos_token_id
         eos = gen_eos if isinstance(gen_eos, list) else [gen_eos]
         self.eos_ids = [int(e) for e in eos if e is not None] or [self.tokenizer.eos_token_id]
@@ -156,6 +159,15 @@ class EmbeddedBackend:
 
     def served_names(self) -> list[str]:
         return [self.base_name] + ([self.adapter_name] if self.adapter_name else [])
+
+    def model_cards(self) -> list[dict[str, Any]]:
+        """/v1/models as vLLM writes it: each model's `root`, an adapter's `parent`."""
+        cards = [{"id": self.base_name, "root": self.model_dir, "parent": None}]
+        if self.adapter_name:
+            cards.append(
+                {"id": self.adapter_name, "root": self.adapter_dir, "parent": self.base_name}
+            )
+        return [{**c, "object": "model", "owned_by": "pathwise"} for c in cards]
 
     def _ll_tokenizer(self, vocab: int):
         if self._lltok is None:
@@ -233,6 +245,8 @@ class EmbeddedBackend:
             ctx = self.model.disable_adapter() if use_base else contextlib.nullcontext()
             with ctx:
                 out = self.model.generate(**inputs, **gen_kwargs)
+            if "pixel_values" in inputs:
+                self.images_seen += int(inputs["image_grid_thw"].shape[0])
         new_tokens = out[0, prompt_len:].tolist()
         finish = "stop" if new_tokens and new_tokens[-1] in self.eos_ids else "length"
         text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)

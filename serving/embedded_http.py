@@ -1,23 +1,25 @@
-"""A minimal OpenAI-compatible HTTP front for the embedded backend (stdlib only, 127.0.0.1).
+"""A minimal OpenAI-compatible HTTP front for the embedded backend (stdlib only, 127.0.0.1 by
+default).
 
 Just the routes the runtime's endpoint middle, ChatClient and the offline eval use: GET /health,
-GET /v1/models, POST /v1/chat/completions (``response_format`` json_schema or vLLM's
-``structured_outputs.json``). This lets `pathwise serve --embedded` stand in for vLLM unchanged.
+GET /v1/models (with vLLM's `root` and `parent`), POST /v1/chat/completions (``response_format``
+json_schema or vLLM's ``structured_outputs.json``). With an API key, every /v1 route wants it as
+a Bearer token, as vLLM's do. This lets `pathwise serve --embedded` stand in for vLLM unchanged.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 import threading
 import time
 import uuid
-from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from common.localhost import refusal
 from serving.embedded import EmbeddedBackend
-from serving.vllm_args import HOST
+from serving.vllm_args import HOST, client_host
 
 
 def _schema_from_request(body: dict[str, Any]) -> dict[str, Any] | None:
@@ -31,9 +33,19 @@ def _schema_from_request(body: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseHTTPRequestHandler]:
+def _handler(backend: EmbeddedBackend, api_key: str | None) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+
+        def _refused(self) -> bool:
+            """A /v1 route without the server's key: answer 401 as vLLM does."""
+            if api_key is None or not self.path.startswith("/v1"):
+                return False
+            sent = self.headers.get("Authorization", "")
+            if hmac.compare_digest(sent.encode(), f"Bearer {api_key}".encode()):
+                return False
+            self._send(401, {"error": "Unauthorized"})
+            return True
 
         def log_message(self, fmt: str, *args: Any) -> None:  # quiet: requests are many
             return
@@ -59,11 +71,7 @@ def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseH
             if self.path == "/health":
                 self._send(200, {})
             elif self.path == "/v1/models":
-                data = [
-                    {"id": n, "object": "model", "owned_by": "pathwise"}
-                    for n in backend.served_names()
-                ]
-                self._send(200, {"object": "list", "data": data})
+                self._send(200, {"object": "list", "data": backend.model_cards()})
             else:
                 self._send(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -93,7 +101,6 @@ def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseH
             except Exception as err:  # a generation failure is the server's fault: 500
                 self._send(500, {"error": {"message": f"{type(err).__name__}: {err}"}})
                 return
-            served()
             self._send(
                 200,
                 {
@@ -120,24 +127,27 @@ def _handler(backend: EmbeddedBackend, served: Callable[[], None]) -> type[BaseH
 
 
 class EmbeddedServer:
-    """Serve an EmbeddedBackend on 127.0.0.1:port in a background thread (port 0 = any free)."""
+    """Serve an EmbeddedBackend on host:port in a background thread (port 0 = any free)."""
 
-    def __init__(self, backend: EmbeddedBackend, port: int = 0) -> None:
+    def __init__(
+        self,
+        backend: EmbeddedBackend,
+        port: int = 0,
+        *,
+        host: str = HOST,
+        api_key: str | None = None,
+    ) -> None:
         self.backend = backend
-        self.completions = 0  # chat completions answered (the replica tests read it)
-        self._count_lock = threading.Lock()
-        self.httpd = ThreadingHTTPServer((HOST, port), _handler(backend, self._count))
+        self.host = host
+        handler = _handler(backend, api_key)
+        self.httpd = ThreadingHTTPServer((host, port), handler)
         self.httpd.daemon_threads = True
         self.port = int(self.httpd.server_address[1])
         self._thread: threading.Thread | None = None
 
-    def _count(self) -> None:
-        with self._count_lock:
-            self.completions += 1
-
     @property
     def base_url(self) -> str:
-        return f"http://{HOST}:{self.port}/v1"
+        return f"http://{client_host(self.host)}:{self.port}/v1"
 
     def start(self) -> EmbeddedServer:
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

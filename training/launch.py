@@ -47,6 +47,9 @@ class TrainLaunch(BaseModel):
     micro_batch: int | None = Field(default=None, ge=1)
     grad_accum: int | None = Field(default=None, ge=1)
     resume: str = "auto"
+    # Every process validates the recipe, its batch against the launch and TRL's config, and
+    # exits: no model, no dataset (a GPU launch checked on any machine).
+    check: bool = False
 
 
 def accelerate_config(spec: TrainLaunch) -> Path:
@@ -86,7 +89,7 @@ def launch_command(spec: TrainLaunch) -> list[str]:
     ):
         if value is not None:
             cmd += [flag, str(value)]
-    return cmd
+    return cmd + (["--check"] if spec.check else [])
 
 
 def output_dir(spec: TrainLaunch) -> Path:
@@ -132,6 +135,8 @@ def train(
     else:
         log.parent.mkdir(parents=True, exist_ok=True)
         with log.open("w") as fh:
+            fh.write("$ " + shlex.join(cmd) + "\n")
+            fh.flush()
             proc = subprocess.run(
                 cmd, stdout=fh, stderr=subprocess.STDOUT, env=run_env, cwd=REPO_ROOT
             )
@@ -139,6 +144,8 @@ def train(
     if proc.returncode != 0:
         where = f" (log: {log})" if log else ""
         raise RuntimeError(f"training failed with exit code {proc.returncode}{where}{tail}")
+    if spec.check:
+        return {"check": "passed", "command": cmd}
     summary = output_dir(spec) / SUMMARY_FILE
     if spec.machine_rank:
         # Only the world's first process writes the summary, on the first machine.

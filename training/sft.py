@@ -13,6 +13,7 @@ deleted and counted. The batch arithmetic is checked against the launch before a
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import sys
@@ -33,11 +34,13 @@ from training.sft_config import (
     with_resolved_precision,
     world_size_from_env,
 )
+from training.templates import check_training_template
 
 log = logging.getLogger("training.sft")
 
 SUMMARY_FILE = "run_summary.json"
 OVERLENGTH_FILE = "overlength.json"
+LENGTHS_DIR = "token_lengths"  # each split's token lengths, measured once for every rank
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,9 +141,17 @@ def _load_model_and_processor(recipe: Recipe):
     if recipe.model.attn_implementation:
         kwargs["attn_implementation"] = recipe.model.attn_implementation
     if recipe.model.kind == "vl":
+        pixels = {
+            k: v
+            for k, v in (
+                ("max_pixels", recipe.data.max_pixels),
+                ("min_pixels", recipe.data.min_pixels),
+            )
+            if v is not None
+        }
         return AutoModelForImageTextToText.from_pretrained(
             path, **kwargs
-        ), AutoProcessor.from_pretrained(path)
+        ), AutoProcessor.from_pretrained(path, **pixels)
     return AutoModelForCausalLM.from_pretrained(path, **kwargs), AutoTokenizer.from_pretrained(path)
 
 
@@ -167,8 +178,27 @@ def _lora_config(recipe: Recipe):
     )
 
 
+def _length_cache(out: Path, split: str, ds, recipe: Recipe, processing_class) -> Path:
+    """Where the main process leaves a split's token lengths for the other ranks: named by
+    everything a length depends on (the data, the model, the pixel settings, the template)."""
+    image_processor = getattr(processing_class, "image_processor", None)
+    key = json.dumps(
+        [
+            getattr(ds, "_fingerprint", None),
+            recipe.model.name_or_path,
+            recipe.model.kind,
+            image_processor.to_json_string() if image_processor is not None else None,
+            getattr(processing_class, "chat_template", None),
+        ],
+        sort_keys=True,
+        default=str,
+    )
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return out / LENGTHS_DIR / f"{split}-{digest}.arrow"
+
+
 def _prepare_data(
-    recipe: Recipe, processing_class, seed: int
+    recipe: Recipe, processing_class, config
 ) -> tuple[dict, dict[str, dict[str, int]]]:
     from training.data import (
         delete_overlength,
@@ -178,6 +208,8 @@ def _prepare_data(
         vl_length_fn,
     )
 
+    # The balancer draws with the trainer's own data seed, so one recipe value decides both.
+    seed = config.data_seed if config.data_seed is not None else config.seed
     splits = load_splits(
         resolve_path(recipe.data.dataset),
         recipe.data.train_split,
@@ -200,11 +232,15 @@ def _prepare_data(
         length = text_length_fn(processing_class)
     else:
         length = vl_length_fn(processing_class)
+    out = resolve_path(recipe.output_dir)
     kept, counts = {}, {}
     for name, ds in splits.items():
-        kept[name], c = delete_overlength(
-            ds, length, recipe.data.max_length, recipe.data.preprocessing_workers
-        )
+        cache = _length_cache(out, name, ds, recipe, processing_class)
+        # Measured once, by the world's first process; the others read its length column.
+        with config.main_process_first(local=False, desc=f"measuring {name} token lengths"):
+            kept[name], c = delete_overlength(
+                ds, length, recipe.data.max_length, recipe.data.preprocessing_workers, cache
+            )
         counts[name] = c.as_dict()
         log.warning(
             "split %s: %d examples, %d deleted as longer than %d tokens (longest seen %d)",
@@ -243,9 +279,10 @@ def run(
     out = resolve_path(recipe.output_dir)
     config = build_sft_config(recipe, out)
     model, processing_class = _load_model_and_processor(recipe)
-    # The balancer draws with the trainer's own data seed, so one recipe value decides both.
-    data_seed = config.data_seed if config.data_seed is not None else config.seed
-    data, counts = _prepare_data(recipe, processing_class, data_seed)
+    template = recipe.trainer.get("chat_template_path")
+    if template:
+        check_training_template(processing_class, resolve_path(template), recipe.model.kind)
+    data, counts = _prepare_data(recipe, processing_class, config)
     if len(data[recipe.data.train_split]) == 0:
         raise RecipeError(f"recipe {recipe.name}: no training example fits in max_length")
     trainer = SFTTrainer(

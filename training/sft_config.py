@@ -73,6 +73,14 @@ class DataSpec(_Strict):
     eval_split: str | None = "eval"
     max_length: int = Field(gt=0, description="longer examples are deleted and counted, never cut")
     preprocessing_workers: int = Field(1, ge=1)
+    max_pixels: int | None = Field(
+        None,
+        gt=0,
+        description="VL: the image processor's pixel cap per image (screenshots larger are "
+        "resized down, so fewer image tokens); null keeps the processor's own (Table 37: "
+        "processor defaults, no pixel or image-token cap). Serve with the same setting.",
+    )
+    min_pixels: int | None = Field(None, gt=0, description="VL: the pixel floor per image")
     balance_by: str | None = Field(
         None,
         description="a column of the train split (e.g. command_verb): the split is resampled so "

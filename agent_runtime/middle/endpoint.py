@@ -11,12 +11,13 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from agent_runtime.chat import env_config, open_client, usage_of
+from agent_runtime.chat import open_client, usage_of
 from agent_runtime.middle.base import MiddleInput, MiddleOutput
 from agent_runtime.middle.format import PAPER, MiddleFormat, decoding_schema, echo_text
 from agent_runtime.middle.grounded_schema import grounded_schema
 from agent_runtime.middle.prompt import MAX_LABELS, middle_system_prompt, render_middle_user_text
 from serving.client import ChatClient, ChatRequestError
+from serving.endpoint import EndpointSpec
 
 
 def build_messages(
@@ -76,8 +77,8 @@ class EndpointMiddle:
     @classmethod
     def from_env(cls, **kw: Any) -> EndpointMiddle:
         """PATHWISE_MIDDLE_BASE_URL / _MODEL / _API_KEY, falling back to OPENAI_*."""
-        cfg = env_config("PATHWISE_MIDDLE")
-        return cls(cfg["base_url"] or "", cfg["model"] or "", cfg["api_key"], **kw)
+        spec = EndpointSpec.from_env("PATHWISE_MIDDLE")
+        return cls(spec.url, spec.model, spec.key(), **kw)
 
     def propose(self, inp: MiddleInput) -> MiddleOutput:
         try:

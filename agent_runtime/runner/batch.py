@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -46,24 +49,32 @@ def _is_finished(outs: list[RolloutOutcome], retries: int) -> bool:
 
 
 def _check_manifest(run_dir: Path, cfg: RunConfig, contracts_sha: str) -> None:
+    """Write OUT/run.json once, or check the one there: shards of one run started at the same
+    moment (`--shard i/n` on a scheduler) race here, so the manifest is created atomically and
+    exclusively (a hard link of a private temporary file) and a loser reads the winner's."""
     path = run_dir / MANIFEST
     want = {
         "policy": cfg.policy_name(),
         "contracts_sha256": contracts_sha,
-        "config": cfg.model_dump(),
+        # Which shard a process runs is its own business, not the run's.
+        "config": cfg.model_dump(mode="json", exclude={"shard"}),
     }
-    if path.exists():
-        have = json.loads(path.read_text())
-        if have.get("policy") != want["policy"]:
-            raise RunDirError(
-                f"{run_dir} holds a run of policy {have.get('policy')!r}, not {want['policy']!r}; "
-                "use another --out folder (existing traces are never overwritten)"
-            )
-        return
-    run_dir.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(want, indent=2))
-    tmp.replace(path)
+    if not path.exists():
+        run_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{MANIFEST}.", dir=run_dir)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(json.dumps(want, indent=2))
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+        finally:
+            os.unlink(tmp)
+    have = json.loads(path.read_text())
+    if have.get("policy") != want["policy"]:
+        raise RunDirError(
+            f"{run_dir} holds a run of policy {have.get('policy')!r}, not {want['policy']!r}; "
+            "use another --out folder (existing traces are never overwritten)"
+        )
 
 
 def run_batch(

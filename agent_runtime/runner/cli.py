@@ -7,15 +7,9 @@ from typing import Annotated
 
 import typer
 
-from common.cli import (
-    Endpoint,
-    GroundedSchema,
-    MiddleFormat,
-    ServedModel,
-    StepCap,
-    Vision,
-    fail,
-)
+from agent_runtime.runner.config import MiddleSpec
+from agent_runtime.runner.options import middle_options
+from common.cli import StepCap, fail
 
 contracts_app = typer.Typer(
     help="Make and audit intent-contract files (JSONL).", no_args_is_help=True
@@ -25,19 +19,16 @@ schemas_app = typer.Typer(
 )
 
 
+@middle_options
 def run(
     contracts: Annotated[
         Path, typer.Option(help="Contract file (JSONL, one IntentContract per line).")
     ],
     out: Annotated[Path, typer.Option(help="Run folder; rerunning the same command resumes it.")],
+    middle: MiddleSpec,
     policy: Annotated[
         str, typer.Option(help="teacher (rule top + heuristic middle) or endpoint.")
     ] = "teacher",
-    endpoint: Endpoint = None,
-    model: ServedModel = None,
-    vision: Vision = False,
-    grounded_schema: GroundedSchema = False,
-    middle_format: MiddleFormat = "paper",
     top: Annotated[
         str, typer.Option(help="rule, or llm (PATHWISE_TOP_BASE_URL/MODEL/API_KEY).")
     ] = "rule",
@@ -57,16 +48,19 @@ def run(
 
     Traces are append-only JSONL under OUT/traces/, screenshots under OUT/screenshots/,
     browser events under OUT/events/. A killed run loses nothing already written; the
-    same command resumes it and skips finished rollouts.
+    same command resumes it and skips finished rollouts. Shards of one contract file
+    (`--shard i/n`, any number started at once, e.g. as a scheduler's array job) share one
+    OUT folder.
     """
     from pydantic import ValidationError
 
     from agent_runtime.runner.batch import RunDirError, run_batch
-    from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
-    from agent_runtime.runner.factories import resources_for
+    from agent_runtime.runner.config import RunConfig, TopSpec
+    from agent_runtime.runner.factories import ready, resources_for
     from agent_runtime.runner.report import print_outcome_table
     from common.loading import validation_message
     from contracts.intent import ContractFileError, load_contracts
+    from serving.client import EndpointAuthError
 
     try:
         items = load_contracts(contracts)
@@ -74,34 +68,27 @@ def run(
         fail(e)
     if policy not in ("teacher", "endpoint"):
         raise typer.BadParameter("--policy must be teacher or endpoint")
-    if policy == "endpoint" and not (endpoint and model):
+    if policy == "endpoint" and middle.kind != "endpoint":
         raise typer.BadParameter("--policy endpoint needs --endpoint and --model")
     try:
-        cfg = RunConfig(
-            step_cap=step_cap,
-            timeout_s=timeout,
-            retries=retries,
-            workers=workers,
-            seed=seed,
-            shard=shard,
-            screenshots=screenshots,
-            top=TopSpec(kind="llm" if top == "llm" else "rule"),
-            middle=MiddleSpec(
-                kind="heuristic" if policy == "teacher" else "endpoint",
-                endpoint=endpoint,
-                model=model,
-                vision=vision,
-                grounded_schema=grounded_schema,
-                middle_format=middle_format,
-            ),
+        cfg = ready(
+            RunConfig(
+                step_cap=step_cap,
+                timeout_s=timeout,
+                retries=retries,
+                workers=workers,
+                seed=seed,
+                shard=shard,
+                screenshots=screenshots,
+                top=TopSpec(kind="llm" if top == "llm" else "rule"),
+                middle=middle if policy == "endpoint" else MiddleSpec(),
+            )
         )
+        run_batch(items, out, cfg, resources=resources_for(cfg, items))
     except ValidationError as e:
         fail(f"run settings: {validation_message(e)}")
-    try:
-        run_batch(items, out, cfg, resources=resources_for(cfg, items))
-    except (RunDirError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+    except (RunDirError, EndpointAuthError, ValueError) as e:
+        fail(e)
     print_outcome_table(out)
 
 

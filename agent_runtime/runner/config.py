@@ -4,22 +4,37 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from serving.endpoint import EndpointSpec
 
 
 class MiddleSpec(BaseModel):
+    """The middle layer a run inserts: the teacher's heuristic, or a served student (its endpoint,
+    how it decodes and the interface format it was trained in). Built once from the command line
+    (agent_runtime/runner/options.py); the API key never reaches run.json."""
+
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     kind: Literal["heuristic", "endpoint"] = "heuristic"
-    endpoint: str | None = Field(
-        default=None, description="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1"
-    )
-    model: str | None = None
-    vision: bool = False
+    endpoint: EndpointSpec | None = None
+    # Screenshots as image parts; None: as the served (or local) model's config says.
+    vision: bool | None = None
     temperature: float = 0.1  # Table 20: action realization at 0.1
     # Decode with the step's grounded schema (agent_runtime/middle/grounded_schema.py).
     grounded_schema: bool = False
-    # The interface format the served student was trained in (agent_runtime/middle/format.py).
-    middle_format: Literal["paper", "text-first", "echo"] = "paper"
+    # The interface format the served student was trained in (agent_runtime/middle/format.py);
+    # None: paper, or in the offline eval the dataset's own.
+    middle_format: Literal["paper", "text-first", "echo"] | None = None
+
+    @model_validator(mode="after")
+    def _endpoint_for_kind(self) -> MiddleSpec:
+        if self.kind == "endpoint" and self.endpoint is None:
+            raise ValueError("an endpoint middle needs --endpoint URL and --model NAME")
+        return self
+
+    @property
+    def format_name(self) -> str:
+        return self.middle_format or "paper"
 
 
 class TopSpec(BaseModel):
@@ -44,6 +59,7 @@ class RunConfig(BaseModel):
     def policy_name(self) -> str:
         if self.top.kind == "rule" and self.middle.kind == "heuristic":
             return "teacher"
+        served = self.middle.endpoint
         return f"{self.top.kind}-top+{self.middle.kind}-middle" + (
-            f"({self.middle.model})" if self.middle.model else ""
+            f"({served.model})" if served else ""
         )

@@ -106,14 +106,16 @@ def make_layers(
         from agent_runtime.middle.endpoint import EndpointMiddle
         from agent_runtime.middle.format import get_format
 
-        assert cfg.middle.endpoint and cfg.middle.model
+        ep = cfg.middle.endpoint
+        assert ep is not None  # MiddleSpec's validator
         middle: MiddlePolicy = EndpointMiddle(
-            base_url=cfg.middle.endpoint,
-            model=cfg.middle.model,
-            vision=cfg.middle.vision,
+            ep.url,
+            ep.model,
+            ep.key(),
+            vision=bool(cfg.middle.vision),
             temperature=cfg.middle.temperature,
             grounded_schema=cfg.middle.grounded_schema,
-            fmt=get_format(cfg.middle.middle_format),
+            fmt=get_format(cfg.middle.format_name),
         )
     else:
         from agent_runtime.middle.heuristic import HeuristicMiddle
@@ -159,7 +161,23 @@ class WorkerResources:
         return make_layers(self.cfg, contract)
 
 
+def ready(cfg: RunConfig) -> RunConfig:
+    """`cfg` with its served middle checked (reachable, the API key accepted, the model served)
+    and told whether to send screenshots (as given, else as the served model's config says), so
+    a wrong key or URL is one error before any browser starts, not a failed step in every row."""
+    ep = cfg.middle.endpoint
+    if cfg.middle.kind != "endpoint" or ep is None:
+        return cfg
+    ep.check()
+    if cfg.middle.vision is not None:
+        return cfg
+    vision = bool(ep.served_vision())  # a model whose config cannot be read gets text
+    return cfg.model_copy(update={"middle": cfg.middle.model_copy(update={"vision": vision})})
+
+
 def resources_for(cfg: RunConfig, contracts: list[IntentContract]) -> Callable[[], WorkerResources]:
+    """Each worker's resources (give it the config from `ready`); fails before any browser
+    starts if a contract cannot run."""
     for c in contracts:
         make_task(c)  # fail before launching any browser if a contract cannot run
     return lambda: WorkerResources(cfg)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from agent_runtime.chat import env_config, open_client, usage_of
+from agent_runtime.chat import open_client, usage_of
 from contracts import command as grammar
 from contracts.history import RecentHistory
 from contracts.intent import IntentContract
@@ -21,6 +21,7 @@ from contracts.observation import Observation
 from contracts.step_row import TokenUsage
 from contracts.top_state import Decision, EvidenceItem, TopState
 from serving.client import ChatClient, ChatRequestError
+from serving.endpoint import EndpointSpec
 
 MAX_PAGE_TEXT = 1500
 MAX_LABELS = 40
@@ -123,8 +124,8 @@ class LLMTop:
     @classmethod
     def from_env(cls, **kw: Any) -> LLMTop:
         """PATHWISE_TOP_BASE_URL / _MODEL / _API_KEY, falling back to OPENAI_*."""
-        cfg = env_config("PATHWISE_TOP")
-        return cls(cfg["base_url"] or "", cfg["model"] or "", cfg["api_key"], **kw)
+        spec = EndpointSpec.from_env("PATHWISE_TOP")
+        return cls(spec.url, spec.model, spec.key(), **kw)
 
     def start(self, contract: IntentContract, goal: str) -> None:
         self.contract = contract

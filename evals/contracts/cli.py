@@ -10,31 +10,22 @@ from typing import Annotated
 
 import typer
 
-from common.cli import (
-    AsJson,
-    Endpoint,
-    GroundedSchema,
-    Overwrite,
-    Results,
-    ServedModel,
-    StepCap,
-    fail,
-    refuse_results,
-)
+from agent_runtime.runner.config import MiddleSpec
+from agent_runtime.runner.options import middle_options
+from common.cli import AsJson, Overwrite, Results, StepCap, fail, refuse_results
 
 
+@middle_options
 def bench_contracts(
     contracts: Annotated[Path, typer.Option(help="Contract file (e.g. OUT/contracts/test.jsonl).")],
     out: Annotated[
         Path, typer.Option(help="Folder: run/ (resumable traces), results.json, report.md.")
     ],
+    middle: MiddleSpec,
     policy: Annotated[
         str,
         typer.Option(help="teacher (contract top + heuristic middle), llm (LLM top) or endpoint."),
     ] = "teacher",
-    endpoint: Endpoint = None,
-    model: ServedModel = None,
-    grounded_schema: GroundedSchema = False,
     workers: Annotated[
         int, typer.Option(min=1, help="Parallel browsers (one rollout per site).")
     ] = 2,
@@ -48,40 +39,36 @@ def bench_contracts(
     the All / Unblocked / Clean denominators, Table 14's counterfactual statistics per base task,
     and time per rollout. Writes OUT/results.json and OUT/report.md (and --results)."""
     from agent_runtime.runner.batch import RunDirError, run_batch
-    from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
-    from agent_runtime.runner.factories import resources_for
+    from agent_runtime.runner.config import RunConfig, TopSpec
+    from agent_runtime.runner.factories import ready, resources_for
     from contracts.intent import ContractFileError, load_contracts
     from evals.contracts.bench import score_run, write_results
+    from serving.client import EndpointAuthError
 
     if policy not in ("teacher", "llm", "endpoint"):
         raise typer.BadParameter("must be teacher, llm or endpoint", param_hint="--policy")
-    if policy == "endpoint" and not (endpoint and model):
+    if policy == "endpoint" and middle.kind != "endpoint":
         raise typer.BadParameter("--policy endpoint needs --endpoint and --model")
     try:
         items = load_contracts(contracts)
     except ContractFileError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
-    cfg = RunConfig(
-        workers=workers,
-        step_cap=step_cap,
-        screenshots=screenshots,
-        top=TopSpec(kind="llm" if policy == "llm" else "rule"),
-        middle=MiddleSpec(
-            kind="endpoint" if policy == "endpoint" else "heuristic",
-            endpoint=endpoint,
-            model=model,
-            grounded_schema=grounded_schema,
-        ),
-    )
+        fail(e)
     refuse_results(results, overwrite)
     run_dir = out / "run"
     t0 = time.perf_counter()
     try:
+        cfg = ready(
+            RunConfig(
+                workers=workers,
+                step_cap=step_cap,
+                screenshots=screenshots,
+                top=TopSpec(kind="llm" if policy == "llm" else "rule"),
+                middle=middle if policy == "endpoint" else MiddleSpec(),
+            )
+        )
         run_batch(items, run_dir, cfg, resources=resources_for(cfg, items), progress=not as_json)
-    except (RunDirError, ValueError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2) from None
+    except (RunDirError, EndpointAuthError, ValueError) as e:
+        fail(e)
     scored = {
         "policy": cfg.policy_name(),
         "contracts": str(contracts),

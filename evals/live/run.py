@@ -9,11 +9,11 @@ denominators, exact McNemar and paired bootstrap CIs.
 from __future__ import annotations
 
 import json
-import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
 from agent_runtime.runner.traces import load_outcomes
 from common.outputs import OutputExistsError, write_json
 from contracts.step_row import RolloutOutcome
@@ -23,7 +23,6 @@ from evals.tokens import run_usage
 
 RUN_SUBDIR = "run"
 REPORT_FILES = ("results.json", "report.md")
-log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -31,12 +30,8 @@ class LiveConfig:
     contracts: Path
     reference: Path
     out: Path
-    middle: str = "endpoint"
-    endpoint: str | None = None
-    model: str | None = None
-    vision: bool = False
-    grounded_schema: bool = False
-    middle_format: str = "paper"
+    # The candidate middle: a served student (kind endpoint) or the teacher's heuristic.
+    middle: MiddleSpec = field(default_factory=MiddleSpec)
     workers: int = 1
     step_cap: int = 20
     timeout_s: float = 900.0
@@ -44,6 +39,13 @@ class LiveConfig:
     candidate: Path | None = None  # an already finished run folder: score it, run nothing
     n_boot: int = 10_000
     seed: int = 20260612
+
+    def as_dict(self) -> dict[str, Any]:
+        plain = {k: v for k, v in self.__dict__.items() if k != "middle"}
+        return {
+            **{k: (str(v) if isinstance(v, Path) else v) for k, v in plain.items()},
+            "middle": self.middle.model_dump(mode="json"),
+        }
 
 
 def _policy_name(run_dir: Path) -> str:
@@ -62,46 +64,22 @@ def check_out(out: Path) -> None:
             )
 
 
-def check_endpoint(endpoint: str, model: str) -> None:
-    """Fail before any browser starts when the server is up but does not serve `model`."""
-    from serving.client import ChatClient
-
-    with ChatClient(endpoint, model, timeout=10.0) as client:
-        try:
-            served = client.list_models()
-        except Exception as e:  # unreachable or no /models: the runner's own errors will say
-            log.warning("could not list models at %s: %s", endpoint, e)
-            return
-    if model not in served:
-        raise ValueError(f"{endpoint} does not serve model {model!r} (it serves {served})")
-
-
 def run_candidate(cfg: LiveConfig, contracts: list[Any], progress: bool = True) -> Path:
-    """Run the contracts with the rule top + candidate middle; resumable in OUT/run."""
+    """Run the contracts with the rule top + candidate middle; resumable in OUT/run. A served
+    middle is checked first (key, model) and sent screenshots when its model takes images."""
     from agent_runtime.runner.batch import run_batch
-    from agent_runtime.runner.config import MiddleSpec, RunConfig, TopSpec
-    from agent_runtime.runner.factories import resources_for
+    from agent_runtime.runner.factories import ready, resources_for
 
-    if cfg.middle == "endpoint" and not (cfg.endpoint and cfg.model):
-        raise ValueError("--middle endpoint needs --endpoint URL and --model NAME")
-    if cfg.middle == "endpoint":
-        assert cfg.endpoint and cfg.model
-        check_endpoint(cfg.endpoint, cfg.model)
-    run_cfg = RunConfig(
-        step_cap=cfg.step_cap,
-        timeout_s=cfg.timeout_s,
-        retries=cfg.retries,
-        workers=cfg.workers,
-        seed=cfg.seed,
-        top=TopSpec(kind="rule"),
-        middle=MiddleSpec(
-            kind="endpoint" if cfg.middle == "endpoint" else "heuristic",
-            endpoint=cfg.endpoint,
-            model=cfg.model,
-            vision=cfg.vision,
-            grounded_schema=cfg.grounded_schema,
-            middle_format=cfg.middle_format,
-        ),
+    run_cfg = ready(
+        RunConfig(
+            step_cap=cfg.step_cap,
+            timeout_s=cfg.timeout_s,
+            retries=cfg.retries,
+            workers=cfg.workers,
+            seed=cfg.seed,
+            top=TopSpec(kind="rule"),
+            middle=cfg.middle,
+        )
     )
     run_dir = cfg.out / RUN_SUBDIR
     run_batch(
@@ -168,7 +146,7 @@ def run_live(cfg: LiveConfig, *, progress: bool = True) -> dict[str, Any]:
         n_boot=cfg.n_boot,
         seed=cfg.seed,
     )
-    results["config"] = {k: (str(v) if isinstance(v, Path) else v) for k, v in cfg.__dict__.items()}
+    results["config"] = cfg.as_dict()
     cfg.out.mkdir(parents=True, exist_ok=True)
     check_out(cfg.out)
     write_json(cfg.out / "results.json", results)

@@ -1,4 +1,5 @@
-"""The model under offline eval: a served endpoint (serving.client) or the embedded backend."""
+"""The model under offline eval in this process: the embedded backend (an endpoint is opened by
+serving.endpoint.EndpointSpec.client)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,6 @@ from pathlib import Path
 from typing import Any
 
 from serving.protocol import ChatBackend
-
-
-def endpoint_backend(url: str, model: str, *, vision: bool, timeout: float = 120.0) -> Any:
-    """OpenAI-compatible endpoint (vLLM, hosted API) through the shared serving client."""
-    from serving.client import ChatClient
-
-    return ChatClient(url, model, timeout=timeout, vision=vision)
 
 
 def local_backend(model_dir: Path, adapter_dir: Path | None) -> ChatBackend:

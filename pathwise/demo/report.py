@@ -51,7 +51,8 @@ def _base(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
     if "base" in s:
         prov = s["base"]["provenance"]
         keys = ("name", "package", "version", "file", "sha256", "license", "description")
-        return {"kind": "pretrained", **{k: prov.get(k) for k in keys}}
+        kind = "random" if prov.get("source") == "tiny" else "pretrained"
+        return {"kind": kind, **{k: prov.get(k) for k in keys}}
     assert cfg.student is not None
     # No import stage: the adapter recipe names its base (a hub id on a GPU node).
     return {
@@ -132,7 +133,12 @@ def build_report(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
     glob = (ev.get("offline_global") or {}).get("metrics")
     report["base"] = _base(cfg, s)
     report["adapter_recipe"] = cfg.student.adapter_recipe
-    report["serving"] = {"replicas": cfg.serve_replicas, "merged": cfg.serve_merged}
+    report["serving"] = {
+        "backend": cfg.serve_backend,
+        "data_parallel": cfg.serve_data_parallel,
+        "merged": cfg.serve_merged,
+        "vision": ev.get("vision"),
+    }
     report["training"] = _training(s)
     report["offline"] = {
         "decoding_schema": "grounded" if cfg.grounded_schema else "global",

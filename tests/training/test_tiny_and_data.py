@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -193,3 +194,94 @@ def test_gemma4_training_template_renders_like_gemma4_and_masks_the_ast(tiny_tex
     )
     ids = [i for i, m in zip(out["input_ids"], out["assistant_masks"], strict=True) if m]
     assert tok.decode(ids) == target + "<turn|>\n"
+
+
+def _real_vl_processor(tiny_vl: Path, **size):
+    """Qwen3-VL-8B's image settings around the tiny model's tokenizer and stock template."""
+    from transformers import AutoProcessor
+
+    from base_models.tiny import qwen3_vl_processor
+
+    return qwen3_vl_processor(AutoProcessor.from_pretrained(tiny_vl).tokenizer, **size)
+
+
+def test_qwen3vl_training_template_masks_exactly_the_answer(tiny_vl: Path):
+    """The Qwen3-VL recipes' shipped template on a processor with the real model's patch 16 and
+    merge 2 and a 1024x768 screenshot: it renders as Qwen3-VL's own, the screenshot is 768
+    image tokens, and the loss covers exactly the answer and its end of turn."""
+    from PIL import Image
+    from trl.chat_template_utils import has_generation_markers
+    from trl.trainer.sft_trainer import DataCollatorForVisionLanguageModeling
+
+    from training.sft_config import REPO_ROOT, load_recipe
+    from training.templates import check_training_template, probe_messages
+
+    processor = _real_vl_processor(tiny_vl)
+    paths = {
+        REPO_ROOT
+        / load_recipe(REPO_ROOT / f"training/recipes/{name}.yaml").trainer["chat_template_path"]
+        for name in ("middle-qwen3vl-8b", "middle-qwen3vl-32b", "middle-qwen3vl-30b-a3b")
+    }
+    assert len(paths) == 1
+    path = paths.pop()
+    train = path.read_text()
+    assert has_generation_markers(train) and not has_generation_markers(processor.chat_template)
+    check_training_template(processor, path, "vl")  # renders as the model's own: no error
+    msgs = probe_messages("vl")
+    answer = msgs[2]["content"][0]["text"]
+    collator = DataCollatorForVisionLanguageModeling(
+        processor=processor, max_length=None, assistant_only_loss=True, chat_template=train
+    )
+    batch = collator([{"messages": msgs, "images": [Image.new("RGB", (1024, 768), "white")]}])
+    assert batch["image_grid_thw"].tolist() == [[1, 48, 64]]
+    ids, labels = batch["input_ids"][0], batch["labels"][0]
+    image_pad = processor.tokenizer.convert_tokens_to_ids("<|image_pad|>")
+    assert int((ids == image_pad).sum()) == 768
+    assert processor.tokenizer.decode(ids[labels != -100]) == answer + "<|im_end|>\n"
+
+
+def test_training_template_that_renders_differently_is_refused(tiny_vl: Path, tmp_path: Path):
+    from training.sft_config import REPO_ROOT, RecipeError
+    from training.templates import check_training_template
+
+    processor = _real_vl_processor(tiny_vl)
+    shipped = (REPO_ROOT / "training/chat_templates/qwen3_vl_training.jinja").read_text()
+    drifted = tmp_path / "drifted.jinja"
+    drifted.write_text(shipped.replace("<|im_start|>assistant\\n", "<|im_start|>assistant \\n"))
+    with pytest.raises(RecipeError, match=r"drifted\.jinja renders differently .* at character"):
+        check_training_template(processor, drifted, "vl")
+
+
+def test_length_filter_counts_image_tokens_and_max_pixels(tiny_vl: Path, tmp_path: Path):
+    """A 1024x768 screenshot counts 768 image tokens at the processor's defaults (Table 37), and
+    a quarter with max_pixels at a quarter of its area; the lengths are one column, measured once
+    and read back from the cache the other ranks use."""
+    from datasets import Dataset, List
+    from datasets import Image as ImageFeature
+    from PIL import Image
+
+    from training.data import delete_overlength, vl_length_fn
+    from training.templates import probe_messages
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1024, 768), "white").save(buf, format="PNG")
+    ds = Dataset.from_list(
+        [{"messages": probe_messages("vl"), "images": [{"bytes": buf.getvalue(), "path": None}]}]
+    ).cast_column("images", List(ImageFeature()))
+    full = vl_length_fn(_real_vl_processor(tiny_vl))(ds[0])
+    quarter = {"longest_edge": 1024 * 768 // 4, "shortest_edge": 65536}
+    capped = vl_length_fn(_real_vl_processor(tiny_vl, size=quarter))(ds[0])
+    assert full - capped == 768 - 192
+    calls = []
+
+    def length(ex):
+        calls.append(1)
+        return full
+
+    cache = tmp_path / "lengths" / "train.arrow"
+    kept, counts = delete_overlength(ds, length, full - 1, 1, cache)
+    assert (len(kept), counts.deleted_overlength, counts.longest_seen) == (0, 1, full)
+    assert calls == [1] and cache.is_file()
+    _, again = delete_overlength(ds, length, full, 1, cache)  # another rank: read, not measured
+    assert calls == [1] and again.kept == 1
+    assert Dataset.from_file(str(cache)).column_names == ["n_tokens"]  # no image bytes copied

@@ -13,6 +13,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 VL_RECIPE = REPO / "training/recipes/tiny-middle-vl.yaml"
+ZERO2_2PROC = "training/accelerate/cpu-zero2-2proc.yaml"
 CLAUSE_RECIPE = REPO / "training/recipes/tiny-clause.yaml"
 OVERLENGTH_TEXT = "scroll " * 400  # far past the tiny recipes' 256-token limit
 
@@ -47,6 +48,20 @@ def sft_accelerate(config: str, recipe: Path, model: Path, dataset: Path, out: P
     cmd += ["--recipe", str(recipe), "--model", str(model), "--dataset", str(dataset)]
     cmd += ["--output-dir", str(out), *extra]
     return run_cmd(cmd)
+
+
+def pathwise_train(recipe: Path, model: Path, dataset: Path, out: Path, *extra: str) -> list[str]:
+    """The `pathwise train` command line (the installed entry point of this interpreter)."""
+    pathwise = str(Path(sys.executable).parent / "pathwise")
+    return [pathwise, "train", "--recipe", str(recipe), "--model", str(model),
+            "--dataset", str(dataset), "--out", str(out), *extra]  # fmt: skip
+
+
+def printed_command(stderr: str) -> list[str]:
+    """The launch `pathwise train` printed before running it, as tokens."""
+    import shlex
+
+    return shlex.split(next(line for line in stderr.splitlines() if line.startswith("$ "))[2:])
 
 
 def ok(proc: subprocess.CompletedProcess) -> None:

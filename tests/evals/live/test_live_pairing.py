@@ -261,8 +261,8 @@ def test_live_cli_rejects_a_reference_on_other_contracts(tmp_path):
 
 
 def test_live_endpoint_preflight_rejects_an_unserved_model(fake_openai):
-    from evals.live.run import check_endpoint
+    from serving.endpoint import EndpointSpec
 
-    check_endpoint(fake_openai.url, "student")  # the fake serves "student"
+    assert EndpointSpec(url=fake_openai.url, model="student").check() == ["student"]
     with pytest.raises(ValueError, match="does not serve model 'other'"):
-        check_endpoint(fake_openai.url, "other")
+        EndpointSpec(url=fake_openai.url, model="other").check()

@@ -145,7 +145,9 @@ def test_offline_cli_counts_failed_requests_apart(fake_openai, dataset, tmp_path
     set_replies(fake_openai)
     fake_openai.replies["k2"] = (400, "")
     out = tmp_path / "out"
-    r = invoke("--dataset", dataset, "--endpoint", fake_openai.url, "--model", "s", "--out", out)
+    r = invoke(
+        "--dataset", dataset, "--endpoint", fake_openai.url, "--model", "student", "--out", out
+    )
     assert r.exit_code == 1  # results written, but the failure is surfaced
     res = json.loads((out / "results.json").read_text())
     assert res["request_errors"] == 1 and res["scored"] == 3 and res["metrics"]["n"] == 3
@@ -170,3 +172,26 @@ def test_offline_cli_argument_checks(dataset, tmp_path):
         tmp_path / "o",
     )
     assert r.exit_code == 2 and "no split" in r.output
+
+
+def test_offline_cli_api_key_and_one_line_on_401(fake_openai, dataset, tmp_path, monkeypatch):
+    """An endpoint that wants a key: refused with one line naming it, before any request;
+    served with --api-key (or OPENAI_API_KEY), which never reaches a written file."""
+    set_replies(fake_openai)
+    fake_openai.api_key = "sk-right"
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    args = ["--dataset", dataset, "--endpoint", fake_openai.url, "--model", "student"]
+    for key, why in ((None, "needs an API key"), ("sk-wrong", "refused the API key")):
+        r = invoke(*args, "--out", tmp_path / "refused", *(["--api-key", key] if key else []))
+        assert r.exit_code == 2
+        assert r.output.strip() == (
+            f"error: {fake_openai.url} {why} (HTTP 401): pass --api-key or set OPENAI_API_KEY"
+        )
+    assert fake_openai.bodies == [] and not (tmp_path / "refused").exists()
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-right")
+    out = tmp_path / "out"
+    r = invoke(*args, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert len(fake_openai.bodies) == 4
+    for name in ("results.json", "predictions.jsonl", "report.md"):
+        assert "sk-right" not in (out / name).read_text()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from agent_runtime.runner.config import MiddleSpec
 from evals.offline.run import OfflineConfig, run_offline
 from serving.protocol import ChatResult
 from tests.helpers.sft_records import ast, png_image, record, save_dataset
@@ -51,7 +52,9 @@ def test_offline_grounded_schema_per_record(tmp_path: Path) -> None:
     ]
     ds = save_dataset(tmp_path / "ds", {"train": recs[:1], "eval": recs})
     backend = _Recorder()
-    cfg = OfflineConfig(dataset=ds, out=tmp_path / "out", concurrency=1, grounded_schema=True)
+    cfg = OfflineConfig(
+        dataset=ds, out=tmp_path / "out", concurrency=1, middle=MiddleSpec(grounded_schema=True)
+    )
     res = run_offline(cfg, backend=backend, progress=False)
     targets = sorted(
         json.dumps(a["properties"]["target"])

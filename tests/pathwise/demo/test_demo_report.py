@@ -47,6 +47,7 @@ def _stages(tmp: Path, grounded: bool, unseen: bool = False) -> dict:
         "offline": {"metrics": _metrics(0.9), "out": str(tmp / "none")},
         "offline_global": {"metrics": _metrics(0.6)} if grounded else None,
         "live": {"results": _live(3)},
+        "vision": False,
         "timings": {"serve_startup_s": 1.0, "offline_s": 2.0, "live_s": 3.0},
         "seconds": 7.0,
     }
@@ -112,16 +113,23 @@ def test_report_names_base_recipe_and_reads_as_prose(tmp_path: Path) -> None:
     assert "{'" not in md  # no raw Python dict printed anywhere
     assert "| live success, student / teacher | 0.75 | 0.90 | 0.95 | **no** |" in md
     assert "| grounded | 10 |" in md and "| global | 10 |" in md
-    assert rep["serving"] == {"replicas": 1, "merged": False}
-    assert "vLLM serves it as base + LoRA adapter, from 1 replica." in md
+    assert rep["serving"] == {
+        "backend": "vllm", "data_parallel": 1, "merged": False, "vision": False
+    }  # fmt: skip
+    assert "vLLM serves it as base + LoRA adapter. It reads text only." in md
 
 
 def test_report_says_the_student_was_served_merged(tmp_path: Path) -> None:
-    cfg = _cfg(True).model_copy(update={"serve_merged": True, "serve_replicas": 2})
+    cfg = _cfg(True).model_copy(update={"serve_merged": True, "serve_data_parallel": 2})
     rep = write_report(cfg, tmp_path, _stages(tmp_path, True))
-    assert rep["serving"] == {"replicas": 2, "merged": True}
+    assert rep["serving"] == {
+        "backend": "vllm", "data_parallel": 2, "merged": True, "vision": False
+    }  # fmt: skip
     md = (tmp_path / "report.md").read_text()
-    assert "with the adapter merged into the base (`pathwise models merge`), from 2 replicas" in md
+    assert (
+        "with the adapter merged into the base (`pathwise models merge`), 2 data-parallel "
+        "engines behind one endpoint" in md
+    )
 
 
 def test_merged_student_is_served_under_the_adapter_name(tmp_path: Path) -> None:
@@ -129,14 +137,16 @@ def test_merged_student_is_served_under_the_adapter_name(tmp_path: Path) -> None
 
     cfg = _cfg(True).model_copy(update={"serve_merged": True})
     merged = served(cfg, tmp_path / "base", tmp_path / "adapter", tmp_path / "l", tmp_path / "m")
-    assert merged.servers[0].cfg.base == str(tmp_path / "m") and not merged.servers[0].cfg.adapters
-    assert merged.servers[0].cfg.served_model_name == ADAPTER_NAME
+    assert merged.cfg.base == str(tmp_path / "m") and not merged.cfg.adapters
+    assert merged.cfg.served_model_name == ADAPTER_NAME
     # A merged student loads no adapter, so vLLM gets no LoRA layers to run through.
-    assert not merged.servers[0].cfg.allow_runtime_lora
+    assert not merged.cfg.allow_runtime_lora
     plain = served(cfg, tmp_path / "base", tmp_path / "adapter", tmp_path / "l")
-    assert plain.servers[0].cfg.allow_runtime_lora
-    assert plain.servers[0].cfg.base == str(tmp_path / "base")
-    assert [a.name for a in plain.servers[0].cfg.adapters] == [ADAPTER_NAME]
+    assert plain.cfg.allow_runtime_lora
+    assert plain.cfg.base == str(tmp_path / "base")
+    assert [a.name for a in plain.cfg.adapters] == [ADAPTER_NAME]
+    dp = cfg.model_copy(update={"serve_data_parallel": 2})
+    assert served(dp, tmp_path / "base", tmp_path / "a", tmp_path / "l").cfg.data_parallel_size == 2
 
 
 def test_global_report_has_one_offline_row(tmp_path: Path) -> None:
