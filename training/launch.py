@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from training.sft import SUMMARY_FILE
@@ -64,16 +65,26 @@ def accelerate_config(spec: TrainLaunch) -> Path:
     return path
 
 
+def _port(spec: TrainLaunch, config: Path) -> int | None:
+    """The rendezvous port: the user's; on one machine with none set, 0 (accelerate picks a free
+    one), so two launches on one box never meet on accelerate's default 29500."""
+    if spec.main_process_port is not None:
+        return spec.main_process_port
+    cfg = yaml.safe_load(config.read_text()) or {}
+    machines = spec.num_machines or int(cfg.get("num_machines") or 1)
+    return 0 if machines == 1 and cfg.get("main_process_port") is None else None
+
+
 def launch_command(spec: TrainLaunch) -> list[str]:
     """The exact command line: `accelerate launch [options] -m training.sft [recipe args]`."""
-    cmd = [sys.executable, "-m", "accelerate.commands.launch"]
-    cmd += ["--config_file", str(accelerate_config(spec))]
+    config = accelerate_config(spec)
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--config_file", str(config)]
     for flag, value in (
         ("--num_processes", spec.num_processes),
         ("--num_machines", spec.num_machines),
         ("--machine_rank", spec.machine_rank),
         ("--main_process_ip", spec.main_process_ip),
-        ("--main_process_port", spec.main_process_port),
+        ("--main_process_port", _port(spec, config)),
     ):
         if value is not None:
             cmd += [flag, str(value)]

@@ -175,13 +175,17 @@ def test_launcher_refuses_mismatch_before_loading_a_model(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_launcher_check_mode_accepts_matching_world(tmp_path):
-    env = run_env() | {"WORLD_SIZE": "4"}
-    cmd = [sys.executable, "-m", "training.sft", "--check"]
+@pytest.mark.parametrize(
+    ("world", "extra"),
+    [(4, []), (8, ["--grad-accum", "4"])],  # 4 GPUs (Table 39); 8 GPUs or 2 nodes x 4, same 32
+)
+def test_launcher_check_mode_accepts_matching_world(world, extra):
+    env = run_env() | {"WORLD_SIZE": str(world)}
+    cmd = [sys.executable, "-m", "training.sft", "--check", *extra]
     cmd += ["--recipe", "training/recipes/middle-qwen3vl-8b.yaml"]
     proc = run_cmd(cmd, timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert "is valid for 4 process(es)" in proc.stdout
+    assert f"is valid for {world} process(es)" in proc.stdout
 
 
 def test_micro_batch_override_keeps_global_batch(tmp_path):
@@ -265,6 +269,12 @@ def test_train_launch_passes_process_and_machine_options_through(tmp_path):
     # The recipe's own config, unless the user names another; accelerate options before `-m`.
     assert cmd[cmd.index("--config_file") + 1] == str(REPO / "training/accelerate/zero2-4gpu.yaml")
     assert cmd[cmd.index("-m", 3) + 1] == "training.sft" and "--num_processes" not in cmd
+    # One machine and no port: a free one, so two launches on one box never share 29500.
+    assert cmd[cmd.index("--main_process_port") + 1] == "0"
+    multi = REPO / "training/accelerate/zero2-multinode.yaml"
+    assert "--main_process_port" not in launch_command(
+        TrainLaunch(recipe=recipe, accelerate_config=multi, num_processes=8)
+    )  # the config's 29500, the same on every node
     other = REPO / "training/accelerate/cpu-zero2-2proc.yaml"
     cmd = launch_command(
         TrainLaunch(recipe=recipe, accelerate_config=other, num_processes=16, num_machines=2,
@@ -278,3 +288,29 @@ def test_train_launch_passes_process_and_machine_options_through(tmp_path):
         assert head[head.index(flag) + 1] == value
     with pytest.raises(RecipeError, match=r"no-such\.yaml"):
         launch_command(TrainLaunch(recipe=recipe, accelerate_config=tmp_path / "no-such.yaml"))
+
+
+@pytest.mark.slow
+def test_8b_recipe_launch_checks_out_under_its_own_four_process_config():
+    """What `pathwise demo --recipe middle-qwen3vl-8b` and the README's 4-GPU command launch:
+    `accelerate launch` with the recipe's zero2-4gpu.yaml, four processes, each of which checks
+    the recipe, its batch (4 x 1 x 8 = 32) and TRL's config, and loads nothing."""
+    pathwise = str(Path(sys.executable).parent / "pathwise")
+    cmd = [pathwise, "train", "--recipe", "training/recipes/middle-qwen3vl-8b.yaml", "--check"]
+    proc = run_cmd(cmd, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    launch = next(line for line in proc.stderr.splitlines() if line.startswith("$ "))
+    assert "--config_file " + str(REPO / "training/accelerate/zero2-4gpu.yaml") in launch
+    assert launch.endswith("--check")
+    assert proc.stdout.count("is valid for 4 process(es)") == 4
+    assert "check passed" in proc.stdout
+
+
+def test_multinode_configs_use_the_standard_launcher():
+    """Two nodes x 4 GPUs = 8 processes in all; torch.distributed.run on each node."""
+    for stage in (2, 3):
+        cfg = yaml.safe_load((REPO / f"training/accelerate/zero{stage}-multinode.yaml").read_text())
+        assert (cfg["num_machines"], cfg["num_processes"]) == (2, 8)
+        ds = cfg["deepspeed_config"]
+        assert ds["deepspeed_multinode_launcher"] == "standard"  # no ssh, no hostfile
+        assert ds["deepspeed_config_file"] == f"training/deepspeed/zero{stage}.json"

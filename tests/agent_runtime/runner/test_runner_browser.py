@@ -1,13 +1,11 @@
-"""The runner end to end in headless Chromium on MiniWoB++: traces, resume after kill, failures."""
+"""The runner end to end in headless Chromium on MiniWoB++: traces, resume, failures (a kill and
+rerun, in shards started together: test_shards.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.factories import resources_for
 from agent_runtime.runner.traces import iter_rows, trace_files
 from contracts.step_row import RolloutOutcome, StepRow
-from envs.miniwob.contracts import miniwob_contracts, write_contracts
+from envs.miniwob.contracts import miniwob_contracts
 
 pytestmark = pytest.mark.browser
 
@@ -68,51 +66,6 @@ def test_rerun_skips_finished_rollouts(tmp_path):
         contracts, tmp_path, cfg, resources=resources_for(cfg, contracts), progress=False
     )
     assert len(first) == 2 and again == []
-
-
-def test_resume_after_kill_loses_nothing(tmp_path):
-    contracts = miniwob_contracts(
-        ["click-button", "click-link", "enter-text", "focus-text"], range(200, 206)
-    )
-    cfile = tmp_path / "contracts.jsonl"
-    write_contracts(contracts, cfile)
-    run_dir = tmp_path / "run"
-    cmd = [
-        sys.executable,
-        "-m",
-        "pathwise.cli",
-        "run",
-        "--contracts",
-        str(cfile),
-        "--out",
-        str(run_dir),
-    ]
-    proc = subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-    trace = run_dir / "traces" / "shard-0-of-1.jsonl"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if trace.exists() and sum(1 for _ in trace.open()) >= 8:
-            break
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-    before = trace.read_text().splitlines()
-    assert before, "nothing was written before the kill"
-    subprocess.run(
-        cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300
-    )
-    after = trace.read_text().splitlines()
-    assert after[: len(before) - 1] == before[:-1], "rows written before the kill were changed"
-    _, outcomes, errors = _rows(run_dir)
-    assert len(errors) <= 1  # at most the one line torn by SIGKILL
-    finals = {o.contract.contract_id for o in outcomes}
-    assert finals == {c.contract_id for c in contracts}
-    per_contract = {}
-    for o in outcomes:
-        per_contract.setdefault(o.contract.contract_id, []).append(o)
-    assert all(len(v) == 1 for v in per_contract.values()), "a finished rollout was run twice"
 
 
 def test_runtime_failure_is_labeled_and_the_batch_goes_on(tmp_path, monkeypatch):

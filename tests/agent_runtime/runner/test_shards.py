@@ -17,8 +17,7 @@ import pytest
 from agent_runtime.runner.batch import RunDirError, _check_manifest
 from agent_runtime.runner.config import MiddleSpec, RunConfig
 from agent_runtime.runner.scheduler import in_shard
-from agent_runtime.runner.traces import iter_rows, load_outcomes, trace_files
-from contracts.step_row import RolloutOutcome
+from agent_runtime.runner.traces import finished_outcomes, iter_rows, load_outcomes
 from envs.miniwob.contracts import miniwob_contracts, write_contracts
 from serving.endpoint import EndpointSpec
 
@@ -53,15 +52,6 @@ def test_manifest_written_once_by_processes_racing_for_it(tmp_path):
         _check_manifest(tmp_path, other, "sha")
 
 
-def _outcomes_by_contract(run_dir: Path) -> dict[str, list[RolloutOutcome]]:
-    out: dict[str, list[RolloutOutcome]] = {}
-    for path in trace_files(run_dir):
-        for _, row, _ in iter_rows(path):
-            if isinstance(row, RolloutOutcome):
-                out.setdefault(row.contract.contract_id, []).append(row)
-    return out
-
-
 @pytest.mark.browser
 @pytest.mark.slow
 def test_shards_started_together_one_killed_and_rerun(tmp_path):
@@ -88,11 +78,8 @@ def test_shards_started_together_one_killed_and_rerun(tmp_path):
                 "--out", str(shared), "--shard", f"{i}/{SHARDS}", "--no-screenshots"]  # fmt: skip
 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])}
-    procs = [
-        subprocess.Popen(cmd(i), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                         start_new_session=True)  # fmt: skip
-        for i in range(SHARDS)
-    ]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "start_new_session": True}
+    procs = [subprocess.Popen(cmd(i), env=env, **quiet) for i in range(SHARDS)]
     # Kill the biggest shard after its first row, mid-run.
     victim = max(range(SHARDS), key=lambda i: len(per_shard[i]))
     trace = shared / "traces" / f"shard-{victim}-of-{SHARDS}.jsonl"
@@ -111,7 +98,7 @@ def test_shards_started_together_one_killed_and_rerun(tmp_path):
     after = trace.read_text().splitlines()
     assert after[: len(before) - 1] == before[:-1], "rows written before the kill were changed"
 
-    finals = _outcomes_by_contract(shared)
+    finals = finished_outcomes(shared)
     assert all(len(v) == 1 for v in finals.values()), "a contract was finished twice"
     reference = {o.contract.contract_id: o for o in load_outcomes(ref_dir)}
     union = {cid: outs[0] for cid, outs in finals.items()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,29 @@ def test_shipped_recipes_load_and_unseen_tasks_must_be_new(tmp_path: Path) -> No
                    "unseen_tasks: [click-button]\n")  # fmt: skip
     with pytest.raises(ValueError, match=r"bad.yaml: field 'unseen_tasks'"):
         load_demo_config(str(bad))
+
+
+def test_gpu_demo_trains_through_its_recipes_own_four_gpu_launch(tmp_path: Path, monkeypatch):
+    """`pathwise demo --recipe middle-qwen3vl-8b`: the student stage launches what `pathwise
+    train` does for the 8B recipe (its zero2-4gpu.yaml, four processes; the hub id as given,
+    HF_HUB_OFFLINE untouched). The launch itself is checked by the training tests."""
+    from pathwise.demo import student
+    from training.launch import launch_command
+
+    cfg = load_demo_config("middle-qwen3vl-8b")
+    assert cfg.student is not None and cfg.serve_data_parallel == 4
+    seen = []
+
+    def fake_train(spec, **kw):
+        seen.append(spec)
+        return {"global_step": 1, "train_losses": [1.0]}
+
+    monkeypatch.setattr(student, "train", fake_train)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    hub = Path("Qwen/Qwen3-VL-8B-Instruct")
+    student.sft_stage(cfg.student.adapter_recipe, hub, tmp_path / "data", tmp_path)
+    cmd = launch_command(seen[0])
+    assert cmd[cmd.index("--config_file") + 1].endswith("training/accelerate/zero2-4gpu.yaml")
+    assert "--num_processes" not in cmd  # the config's 4: the recipe's 4 x 1 x 8 = 32
+    assert cmd[cmd.index("--model") + 1] == "Qwen/Qwen3-VL-8B-Instruct"
+    assert "HF_HUB_OFFLINE" not in os.environ
