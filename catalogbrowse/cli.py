@@ -208,7 +208,10 @@ def parse_prereq(
         except (ValueError, OSError, EndpointAuthError) as exc:
             _fail(str(exc))
         fb = lambda span: cm(span).clause  # noqa: E731
-    clause, by_model, left = type_prose(text, fb)
+    try:
+        clause, by_model, left = type_prose(text, fb)
+    except RuntimeError as exc:  # the endpoint failed (serving.client.ChatRequestError)
+        _fail(str(exc))
     ast = clause.prerequisite.model_dump(mode="json") if clause.prerequisite is not None else None
     if as_json:
         sys.stdout.write(json.dumps({"ast": ast, "unresolved": left}) + "\n")

@@ -71,3 +71,27 @@ def test_parse_prereq_cli_prints_one_json_object() -> None:
     assert data["ast"]["kind"] == "all_of"
     kinds = [i["kind"] for i in data["ast"]["items"]]
     assert kinds.count("unsupported") == 1 and "any_of" in kinds
+
+
+def test_parse_prereq_fallback_endpoint_wants_its_key(monkeypatch) -> None:
+    """The clause-model fallback behind an endpoint with a key: one line naming it without the
+    key (before any model call), the call made with it."""
+    from typer.testing import CliRunner
+
+    from pathwise.cli import app
+    from tests.helpers.fake_openai import FakeOpenAI
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    text = "Prerequisites: MATH 220; open to majors only."
+    with FakeOpenAI(["{}"] * 8, models=("clause",), api_key="sk-catalog").running() as fake:
+        args = ["catalog", "parse-prereq", text, "--json", "--model",
+                "--endpoint", fake.base_url, "--served-name", "clause"]  # fmt: skip
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 2 and fake.requests == []
+        assert res.output.strip() == (
+            f"error: {fake.base_url} needs an API key (HTTP 401): pass --api-key or set "
+            "OPENAI_API_KEY"
+        )
+        res = CliRunner().invoke(app, [*args, "--api-key", "sk-catalog"])
+    assert res.exit_code == 0, res.output
+    assert fake.requests and all(h["Authorization"] == "Bearer sk-catalog" for h in fake.headers)

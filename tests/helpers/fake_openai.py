@@ -18,10 +18,15 @@ class FakeOpenAI:
     """Serves /v1/chat/completions from a queue of replies; records every request body.
 
     A reply is a str (the assistant content) or an int (an HTTP error status to answer with).
+    GET /v1/models lists `models`; with `api_key`, every route wants it, as vLLM's /v1 do.
     """
 
-    def __init__(self, replies: list[str | int]) -> None:
+    def __init__(
+        self, replies: list[str | int], models: tuple[str, ...] = (), api_key: str | None = None
+    ) -> None:
         self.replies = list(replies)
+        self.models = list(models)
+        self.api_key = api_key
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         fake = self
@@ -30,7 +35,28 @@ class FakeOpenAI:
             def log_message(self, format: str, *args: Any) -> None:
                 return
 
+            def _json(self, status: int, obj: Any) -> None:
+                body = json.dumps(obj).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _refused(self) -> bool:
+                sent = self.headers.get("Authorization")
+                if fake.api_key is None or sent == f"Bearer {fake.api_key}":
+                    return False
+                self._json(401, {"error": "Unauthorized"})
+                return True
+
+            def do_GET(self) -> None:
+                if not self._refused():
+                    self._json(200, {"data": [{"id": m, "root": m} for m in fake.models]})
+
             def do_POST(self) -> None:
+                if self._refused():
+                    return
                 n = int(self.headers.get("Content-Length") or 0)
                 fake.requests.append(json.loads(self.rfile.read(n)))
                 fake.headers.append(dict(self.headers))
