@@ -151,10 +151,10 @@ def test_hub_id_resolves_through_the_hf_cache_and_stays_online(tmp_path, monkeyp
     limit), it goes to vLLM as the hub id, and the hub is left as the user set it."""
     vl = {"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl"}
     _hf_cache(tmp_path, "Qwen/Qwen3-VL-8B-Instruct", vl)
-    monkeypatch.setenv("HF_HOME", str(tmp_path))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no hub here: the cache alone must answer
     import huggingface_hub.constants as hub_constants
 
+    # No hub here: the cache alone must answer (huggingface_hub read both at import).
+    monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setattr(hub_constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
     cfg = ServeConfig(base="Qwen/Qwen3-VL-8B-Instruct")
     argv = build_argv(cfg, "/py", 1, gpu_build=False)
