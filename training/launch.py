@@ -131,7 +131,8 @@ def train(
 ) -> dict[str, Any]:
     """Launch, wait, and return OUT/run_summary.json; a failed launch is a RuntimeError with the
     log's tail. With `log`, the training output goes there instead of the terminal."""
-    check_dataset(spec)
+    if not spec.check:  # --check reads no data: a GPU launch checked before the data exists
+        check_dataset(spec)
     cmd = launch_command(spec)
     echo("$ " + shlex.join(cmd))
     # The project root on the path: `-m training.sft` then imports this checkout's code.
