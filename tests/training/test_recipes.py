@@ -228,7 +228,10 @@ def test_recipe_rejects_inconsistent_batch(tmp_path):
 
 
 def test_wandb_only_when_configured(tmp_path, monkeypatch):
-    monkeypatch.delenv("WANDB_PROJECT", raising=False)
+    # set, then removed: monkeypatch then also removes what report_to sets below, which would
+    # otherwise turn W&B on in every later training subprocess of this session
+    monkeypatch.setenv("WANDB_PROJECT", "")
+    monkeypatch.delenv("WANDB_PROJECT")
     r = load_recipe(REPO / "training/recipes/tiny-clause.yaml")
     assert build_sft_config(r, tmp_path, validate_only=True).report_to == ["tensorboard"]
     r.wandb_project = "pathwise-test"

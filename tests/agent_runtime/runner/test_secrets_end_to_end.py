@@ -173,7 +173,7 @@ def test_student_run_export_viewer_and_audit_hold_no_secret(teacher_run, passwor
     student = tmp_path / "student"
     contracts = _contracts()
     with EmbeddedServer(backend) as srv:
-        middle = {"kind": "endpoint", "endpoint": srv.base_url, "model": "tiny"}
+        middle = {"kind": "endpoint", "endpoint": {"url": srv.base_url, "model": "tiny"}}
         cfg = RunConfig.model_validate({"step_cap": 3, "retries": 0, "middle": middle})
         outs = run_batch(
             contracts, student, cfg, resources=resources_for(cfg, contracts), progress=False

@@ -25,6 +25,7 @@ def test_tiny_vl_demo_sends_the_screenshots_to_the_model(tmp_path):
 
     out = tmp_path / "demo"
     env = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
+    env.pop("WANDB_PROJECT", None)  # no W&B here (wandb is not installed)
     pathwise = str(Path(sys.executable).parent / "pathwise")
     proc = subprocess.run(
         [pathwise, "demo", "--recipe", "tiny-vl-cpu", "--out", str(out)],
