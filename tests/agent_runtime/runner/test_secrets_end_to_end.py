@@ -151,33 +151,48 @@ def _audit(arms: tuple[Path, Path], tmp: Path, secrets: list[str]) -> None:
             assert_no_secret(f"audit /pair/{pos}", page.text, secrets)
 
 
+class RecordingStudent:
+    """A tiny random model served over HTTP by the embedded backend, recording every prompt it is
+    sent: what it answers does not matter to these tests, what it is sent does."""
+
+    def __init__(self, tmp: Path):
+        from base_models.tiny import build_text
+        from serving.embedded import EmbeddedBackend
+        from serving.embedded_http import EmbeddedServer
+
+        backend = EmbeddedBackend(build_text(tmp / "tiny"), base_name="tiny", threads=1)
+        self.prompts: list[str] = []
+        chat = backend.chat
+
+        def recording_chat(messages, *a, **kw):
+            self.prompts.append(json.dumps(messages, ensure_ascii=False))
+            return chat(messages, *a, **kw)
+
+        backend.chat = recording_chat  # type: ignore[method-assign]
+        self.server = EmbeddedServer(backend)
+
+    def __enter__(self) -> dict:
+        srv = self.server.__enter__()
+        return {"kind": "endpoint", "endpoint": {"url": srv.base_url, "model": "tiny"}}
+
+    def __exit__(self, *exc) -> None:
+        self.server.__exit__(*exc)
+
+
 @pytest.mark.train
 def test_student_run_export_viewer_and_audit_hold_no_secret(teacher_run, passwords, tmp_path):
-    """The student is a tiny random model served over HTTP by the embedded backend: what it
-    answers does not matter here, what it is sent does (every prompt is recorded)."""
     pytest.importorskip("transformers", reason="needs the [train] extra")
-    from base_models.tiny import build_text
     from data_export.middle.export import SFTExportConfig, export_sft
-    from serving.embedded import EmbeddedBackend
-    from serving.embedded_http import EmbeddedServer
 
-    backend = EmbeddedBackend(build_text(tmp_path / "tiny"), base_name="tiny", threads=1)
-    prompts: list[str] = []
-    chat = backend.chat
-
-    def recording_chat(messages, *a, **kw):
-        prompts.append(json.dumps(messages, ensure_ascii=False))
-        return chat(messages, *a, **kw)
-
-    backend.chat = recording_chat  # type: ignore[method-assign]
     student = tmp_path / "student"
     contracts = _contracts()
-    with EmbeddedServer(backend) as srv:
-        middle = {"kind": "endpoint", "endpoint": {"url": srv.base_url, "model": "tiny"}}
+    recorder = RecordingStudent(tmp_path)
+    with recorder as middle:
         cfg = RunConfig.model_validate({"step_cap": 3, "retries": 0, "middle": middle})
         outs = run_batch(
             contracts, student, cfg, resources=resources_for(cfg, contracts), progress=False
         )
+    prompts = recorder.prompts
     assert len(outs) == len(contracts)
     steps = _steps(student)
     assert steps and all(s.middle_raw for s in steps if not s.top.is_terminal)
@@ -197,10 +212,11 @@ def test_student_run_export_viewer_and_audit_hold_no_secret(teacher_run, passwor
     _audit((student, teacher_run), tmp_path, passwords)
 
 
+@pytest.mark.train
 def test_contract_site_secret_stays_on_the_page(tmp_path):
     """A contract site run where the contract's secret store holds a value every page shows
-    (the shop's name): the contract-site top still answers, and neither the run, the export,
-    the viewer (given the contract file) nor an audit study (with the contract text) holds it."""
+    (the shop's name): the teacher still answers, a served student is never sent it, and neither
+    the runs, the export, the viewer (given the contract file) nor an audit study holds it."""
     from contracts.intent import IntentContract, load_contracts
     from data_export.middle.export import SFTExportConfig, export_sft
     from envs.sites.pairing import world_contracts
@@ -218,16 +234,22 @@ def test_contract_site_secret_stays_on_the_page(tmp_path):
     assert loaded.secret_store().resolve("{{secret:store}}") == secret
     assert secret not in loaded.model_dump_json() and loaded.sha256() == contract.sha256()
 
-    arms = []
-    for arm in ("a", "b"):
-        run = tmp_path / arm
-        cfg = RunConfig(screenshots=False)
-        outs = run_batch([loaded], run, cfg, resources=resources_for(cfg, [loaded]), progress=False)
-        assert outs[0].terminal == "answer" and outs[0].success, outs[0]
+    arms = [tmp_path / "teacher", tmp_path / "student"]
+    cfg = RunConfig(screenshots=False)
+    outs = run_batch([loaded], arms[0], cfg, resources=resources_for(cfg, [loaded]), progress=False)
+    assert outs[0].terminal == "answer" and outs[0].success, outs[0]
+    recorder = RecordingStudent(tmp_path)
+    with recorder as middle:
+        cfg = RunConfig.model_validate({"screenshots": False, "step_cap": 3, "middle": middle})
+        run_batch([loaded], arms[1], cfg, resources=resources_for(cfg, [loaded]), progress=False)
+    # The pages it acted on showed the store (asserted below); its prompts carry labels only.
+    assert recorder.prompts
+    for i, p in enumerate(recorder.prompts):
+        assert_no_secret(f"student prompt {i}", p, [secret])
+    for run in arms:
         steps = _steps(run)
         assert any("{{secret:store}}" in s.observation.page_text for s in steps)
         assert_tree_clean(run, [secret])
-        arms.append(run)
     dataset = tmp_path / "sft"
     export_sft(SFTExportConfig(traces=arms[0], out=dataset, images=False, eval_fraction=0.5))
     assert_tree_clean(dataset, [secret])
