@@ -2,86 +2,49 @@
 
 from __future__ import annotations
 
-import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests.helpers.fake_openai import FakeOpenAI
 
-class FakeOpenAI:
-    """Answers /v1/chat/completions from `replies[key]`, key = the `Command: <key>` line."""
+
+class CommandKeyedOpenAI:
+    """Answers /v1/chat/completions from `replies[key]`, key = the `Command: <key>` line;
+    `(status, text)`, and "{}" for a command with no reply set."""
 
     def __init__(self) -> None:
         self.replies: dict[str, tuple[int, str]] = {}
-        self.bodies: list[dict[str, Any]] = []
-        self.api_key: str | None = None  # when set, every route wants it, as vLLM's /v1 do
-        fake = self
+        self.server = FakeOpenAI([], models=("student",), answer=self._answer, usage=(10, 5))
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a: Any) -> None:  # keep pytest output clean
-                pass
+    def _answer(self, body: dict[str, Any]) -> str | int:
+        user = body["messages"][-1]["content"]
+        if isinstance(user, list):
+            user = "".join(p.get("text", "") for p in user if p["type"] == "text")
+        status, text = self.replies.get(re.search(r"Command: (\S+)", user).group(1), (200, "{}"))
+        return text if status == 200 else status
 
-            def _send(self, status: int, obj: Any) -> None:
-                data = json.dumps(obj).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+    @property
+    def url(self) -> str:
+        return self.server.base_url
 
-            def _refused(self) -> bool:
-                want = f"Bearer {fake.api_key}"
-                if fake.api_key is None or self.headers.get("Authorization") == want:
-                    return False
-                self._send(401, {"error": "Unauthorized"})
-                return True
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        return self.server.requests
 
-            def do_GET(self) -> None:
-                if not self._refused():
-                    self._send(200, {"data": [{"id": "student"}]})
+    @property
+    def api_key(self) -> str | None:
+        return self.server.api_key
 
-            def do_POST(self) -> None:
-                if self._refused():
-                    return
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                fake.bodies.append(body)
-                user = body["messages"][-1]["content"]
-                if isinstance(user, list):
-                    user = "".join(p.get("text", "") for p in user if p["type"] == "text")
-                key = re.search(r"Command: (\S+)", user).group(1)
-                status, text = fake.replies.get(key, (200, "{}"))
-                if status != 200:
-                    self._send(status, {"error": {"message": "bad request"}})
-                    return
-                self._send(
-                    200,
-                    {
-                        "model": body["model"],
-                        "choices": [
-                            {
-                                "message": {"role": "assistant", "content": text},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 10, "completion_tokens": 5},
-                    },
-                )
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    @api_key.setter
+    def api_key(self, key: str | None) -> None:
+        self.server.api_key = key
 
 
 @pytest.fixture
-def fake_openai():
-    srv = FakeOpenAI()
-    yield srv
-    srv.close()
+def fake_openai() -> Iterator[CommandKeyedOpenAI]:
+    srv = CommandKeyedOpenAI()
+    with srv.server.running():
+        yield srv

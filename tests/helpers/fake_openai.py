@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -17,16 +17,24 @@ from typing import Any
 class FakeOpenAI:
     """Serves /v1/chat/completions from a queue of replies; records every request body.
 
-    A reply is a str (the assistant content) or an int (an HTTP error status to answer with).
+    A reply is a str (the assistant content) or an int (an HTTP error status to answer with);
+    `answer`, when given, picks each reply from the request body instead of the queue.
     GET /v1/models lists `models`; with `api_key`, every route wants it, as vLLM's /v1 do.
     """
 
     def __init__(
-        self, replies: list[str | int], models: tuple[str, ...] = (), api_key: str | None = None
+        self,
+        replies: list[str | int],
+        models: tuple[str, ...] = (),
+        api_key: str | None = None,
+        answer: Callable[[dict[str, Any]], str | int] | None = None,
+        usage: tuple[int, int] = (11, 7),
     ) -> None:
         self.replies = list(replies)
         self.models = list(models)
         self.api_key = api_key
+        self.answer = answer
+        self.usage = usage
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         fake = self
@@ -58,9 +66,13 @@ class FakeOpenAI:
                 if self._refused():
                     return
                 n = int(self.headers.get("Content-Length") or 0)
-                fake.requests.append(json.loads(self.rfile.read(n)))
+                request = json.loads(self.rfile.read(n))
+                fake.requests.append(request)
                 fake.headers.append(dict(self.headers))
-                reply = fake.replies.pop(0) if fake.replies else 500
+                if fake.answer is not None:
+                    reply = fake.answer(request)
+                else:
+                    reply = fake.replies.pop(0) if fake.replies else 500
                 if isinstance(reply, int):
                     body = json.dumps({"error": {"message": "canned failure"}}).encode()
                     self.send_response(reply)
@@ -78,9 +90,9 @@ class FakeOpenAI:
                                 }
                             ],
                             "usage": {
-                                "prompt_tokens": 11,
-                                "completion_tokens": 7,
-                                "total_tokens": 18,
+                                "prompt_tokens": fake.usage[0],
+                                "completion_tokens": fake.usage[1],
+                                "total_tokens": sum(fake.usage),
                             },
                         }
                     ).encode()
