@@ -22,7 +22,7 @@ from planner.documents import (
     NotBefore,
     Pool,
 )
-from planner.hypergraph import expr_courses
+from planner.presolve import acknowledger
 
 LinExpr = cp_model.LinearExprT
 
@@ -70,18 +70,9 @@ class RequirementEncoder:
         self._disjoint_prog_ge()
 
     def _acknowledged(self, policy: str) -> bool:
-        pol = self.g.policies.get(policy)
-        if pol is None:
-            return False
-        if not hasattr(self, "_own"):
-            self._own = {
-                c
-                for pid in [self.r.program, *self.r.tracks]
-                if pid in self.g.programs
-                for c in expr_courses(self.g.programs[pid].requirement)
-            }
-        own = bool(set(pol.applies_to) & self._own)
-        return self.r.acknowledges(policy, pol.kind, own)
+        if not hasattr(self, "_ack"):
+            self._ack = acknowledger(self.g, self.r)
+        return self._ack(policy)
 
     def _assume(self, key: str, words: str, explain: bool) -> cp_model.IntVar | None:
         if not explain:

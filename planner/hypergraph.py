@@ -102,6 +102,7 @@ class Hypergraph:
     issues: list[Issue] = field(default_factory=list)
     calendar: list[CalendarTerm] = field(default_factory=list)
     season_max_units: dict[str, float] = field(default_factory=dict)
+    _pools: dict[tuple, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def cls(self, course: str) -> str | None:
         return self.class_of.get(course)
@@ -115,6 +116,21 @@ class Hypergraph:
         return min(self.courses[m].units for m in self.members[cls])
 
     def pool_classes(self, spec: PoolSpec) -> list[str]:
+        """The classes of a pool, cached by the pool's content: every prerequisite pool is
+        asked once per course and term, and a department pool would scan the catalog each
+        time."""
+        key = (
+            tuple(spec.courses),
+            tuple(spec.departments),
+            spec.min_level,
+            spec.max_level,
+            tuple(spec.exclude),
+        )
+        if key not in self._pools:
+            self._pools[key] = self._scan_pool(spec)
+        return self._pools[key]
+
+    def _scan_pool(self, spec: PoolSpec) -> list[str]:
         out: set[str] = set()
         excluded = {self.class_of[c] for c in spec.exclude if c in self.class_of}
         for cid in spec.courses:

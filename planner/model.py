@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from planner.calendar import Slot, plan_slots, term_cap
+from planner.calendar import Slot, term_cap
 from planner.documents import (
     AllOf,
     AnyOf,
@@ -23,26 +23,12 @@ from planner.documents import (
 )
 from planner.encode import RequirementEncoder
 from planner.hypergraph import Hypergraph
-from planner.presolve import (
-    INF,
-    earliest_starts,
-    ge_roots,
-    offered,
-    program_roots,
-    relevant_classes,
-    resolve_conditionals,
-)
+from planner.presolve import INF, Prepared, offered, prepare, units_scale
 from planner.profile import Request
 
+__all__ = ["Builder", "Encoding", "units_scale"]
+
 LinExpr = cp_model.LinearExprT
-
-
-def units_scale(graph: Hypergraph) -> int:
-    """Smallest integer scale that makes every unit value integral (1, 2, 4, 10, 100)."""
-    for s in (1, 2, 4, 10, 100):
-        if all(abs(n.units * s - round(n.units * s)) < 1e-9 for n in graph.courses.values()):
-            return s
-    return 100
 
 
 @dataclass
@@ -67,6 +53,14 @@ class Encoding:
     # requirement each chosen course fills.
     fills: list[tuple[str, str, cp_model.IntVar | None]] = field(default_factory=list)
 
+    def size(self) -> dict[str, int]:
+        """Classes with variables, course x term variables and constraints, as built."""
+        return {
+            "classes": len(self.classes),
+            "x": len(self.x),
+            "constraints": len(self.model.Proto().constraints),
+        }
+
     @property
     def seasons(self) -> dict[int, str]:
         return {t: s.season for t, s in self.slots.items()}
@@ -82,22 +76,34 @@ class Builder(RequirementEncoder):
         horizon: int | None = None,
         extra_terms: int = 0,
         cover_cuts: bool = True,
+        *,
+        prep: Prepared | None = None,
+        keep: set[str] | None = None,
+        load_cap: int | None = None,
     ) -> None:
+        """`keep`: the only classes that get variables (the rest count as not taken);
+        `load_cap`: a unit cap (scaled) every term's own cap is lowered to; `prep`: the
+        request's shared presolve, reused by every model of one ladder."""
         self.g, self.r = graph, request
         self.cover_cuts = cover_cuts
         self.h = horizon or request.horizon
         self.hmax = self.h + extra_terms
         self.m = cp_model.CpModel()
-        self.scale = units_scale(graph)
-        self.done = {graph.class_of[c] for c in request.completed if c in graph.class_of}
-        self.slots = plan_slots(graph.calendar, graph.term_cycle, request, self.hmax)
+        # Earliest starts do not depend on how far the plan runs past them, so a presolve
+        # made for a longer horizon serves a shorter one.
+        if prep is None or prep.hmax < self.hmax:
+            prep = prepare(graph, request, self.hmax)
+        self.prep = prep
+        self._ack = prep.acknowledged
+        self.scale = prep.scale
+        self.done = prep.done
+        self.slots = {t: s for t, s in prep.slots.items() if t <= self.hmax}
+        self.keep, self.load_cap = keep, load_cap
 
     def build(self, explain: bool = False) -> Encoding:
-        g, r, m = self.g, self.r, self.m
-        roots = [(pid, resolve_conditionals(e, r)) for pid, e in program_roots(g, r)]
-        ge = ge_roots(g, r)
-        rel = relevant_classes(g, [e for _, e in roots if e] + [e for _, e in ge])
-        start = earliest_starts(g, self.done, r, self.slots, self._acknowledged)
+        g, r, m, p = self.g, self.r, self.m, self.prep
+        roots, ge, start = p.roots, p.ge, p.start
+        rel = p.rel if self.keep is None else p.rel & self.keep
         terms = list(range(1, self.hmax + 1))
         x: dict[tuple[str, int], cp_model.IntVar] = {}
         for cls in sorted(rel - self.done):
@@ -108,14 +114,16 @@ class Builder(RequirementEncoder):
                         x[cid, t] = m.NewBoolVar(f"x[{cid},{t}]")
         self.x = x
         caps = {
-            t: math.floor(term_cap(r, g.season_max_units, s.season)[0] * self.scale + 1e-9)
-            for t, s in self.slots.items()
+            t: p.caps[t] if self.load_cap is None else min(p.caps[t], self.load_cap)
+            for t in terms
         }
         self.by_cls: dict[str, list[tuple[int, cp_model.IntVar]]] = defaultdict(list)
+        self.by_term: dict[int, list[tuple[int, cp_model.IntVar]]] = defaultdict(list)
         for (cid, t), v in x.items():
             self.by_cls[g.class_of[cid]].append((t, v))
+            self.by_term[t].append((round(g.courses[cid].units * self.scale), v))
         taken: dict[str, LinExpr] = {}
-        for cls in rel | self.done:
+        for cls in p.rel | self.done:
             if cls in self.done:
                 taken[cls] = 1
             else:
@@ -178,11 +186,7 @@ class Builder(RequirementEncoder):
         )
         for t in enc.terms:
             cap = caps[t]
-            vs = [
-                (v, round(g.courses[cid].units * self.scale))
-                for (cid, tt), v in self.x.items()
-                if tt == t
-            ]
+            vs = [(v, u) for u, v in self.by_term.get(t, [])]
             load = sum(u * v for v, u in vs) if vs else 0
             enc.load[t] = load
             m.Add(enc.max_load >= load)
@@ -223,17 +227,16 @@ class Builder(RequirementEncoder):
     def _units_before(self, t: int) -> LinExpr:
         if t not in self._before:
             done_units = sum(self.g.class_units(k) for k in self.done)
-            vs = [
-                round(self.g.courses[c].units * self.scale) * v
-                for (c, tt), v in self.x.items()
-                if tt < t
-            ]
+            earlier = [(u, v) for tt in range(1, t) for u, v in self.by_term.get(tt, [])]
+            vs = [u * v for u, v in earlier]
             base = round(done_units * self.scale)
             if not vs:
                 self._before[t] = base
             else:
-                # One variable per term, shared by every standing rule that asks about it.
-                before = self.m.NewIntVar(0, INF, f"units_before[{t}]")
+                # One variable per term, shared by every standing rule that asks about it;
+                # its exact range (not [0, INF]) keeps the standing rows tight in the LP.
+                top = base + sum(u for u, _ in earlier)
+                before = self.m.NewIntVar(base, top, f"units_before[{t}]")
                 self.m.Add(before == base + sum(vs))
                 self._before[t] = before
         return self._before[t]

@@ -4,9 +4,11 @@ each course's earliest term from prerequisite depth and offerings)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from planner.calendar import Slot
+from planner.calendar import Slot, plan_slots, term_cap
 from planner.documents import (
     AllOf,
     AnyOf,
@@ -24,6 +26,90 @@ from planner.hypergraph import CourseNode, Hypergraph, expr_courses, node_pools,
 from planner.profile import Request
 
 INF = 10**6
+
+
+def units_scale(graph: Hypergraph) -> int:
+    """Smallest integer scale that makes every unit value integral (1, 2, 4, 10, 100)."""
+    for s in (1, 2, 4, 10, 100):
+        if all(abs(n.units * s - round(n.units * s)) < 1e-9 for n in graph.courses.values()):
+            return s
+    return 100
+
+
+def acknowledger(graph: Hypergraph, request: Request) -> Callable[[str], bool]:
+    """Whether the request attests an unsupported policy (Request.acknowledges), with the
+    courses its own programs name."""
+    own = {
+        c
+        for pid in [request.program, *request.tracks]
+        if pid in graph.programs
+        for c in expr_courses(graph.programs[pid].requirement)
+    }
+
+    def acknowledged(policy: str) -> bool:
+        pol = graph.policies.get(policy)
+        if pol is None:
+            return False
+        return request.acknowledges(policy, pol.kind, bool(set(pol.applies_to) & own))
+
+    return acknowledged
+
+
+@dataclass
+class Prepared:
+    """What one request fixes before any model is chosen, computed once and shared by every
+    model of its ladder: plan terms up to `hmax`, completed classes, requirement roots with
+    conditionals resolved, the relevant classes and each course's earliest term."""
+
+    graph: Hypergraph
+    request: Request
+    hmax: int
+    slots: dict[int, Slot]
+    scale: int
+    done: set[str]
+    roots: list[tuple[str, Expr | None]]
+    ge: list[tuple[str, Expr]]
+    rel: set[str]
+    start: dict[str, int]
+    caps: dict[int, int]  # plan term -> unit cap, scaled
+    acknowledged: Callable[[str], bool]
+
+    @property
+    def exprs(self) -> list[Expr]:
+        return [e for _, e in self.roots if e is not None] + [e for _, e in self.ge]
+
+    @property
+    def done_units(self) -> int:
+        return round(sum(self.graph.class_units(k) for k in self.done) * self.scale)
+
+
+def prepare(graph: Hypergraph, request: Request, hmax: int | None = None) -> Prepared:
+    hmax = hmax or request.horizon
+    slots = plan_slots(graph.calendar, graph.term_cycle, request, hmax)
+    scale = units_scale(graph)
+    done = {graph.class_of[c] for c in request.completed if c in graph.class_of}
+    roots = [(pid, resolve_conditionals(e, request)) for pid, e in program_roots(graph, request)]
+    ge = ge_roots(graph, request)
+    rel = relevant_classes(graph, [e for _, e in roots if e] + [e for _, e in ge])
+    ack = acknowledger(graph, request)
+    caps = {
+        t: math.floor(term_cap(request, graph.season_max_units, s.season)[0] * scale + 1e-9)
+        for t, s in slots.items()
+    }
+    return Prepared(
+        graph,
+        request,
+        hmax,
+        slots,
+        scale,
+        done,
+        roots,
+        ge,
+        rel,
+        earliest_starts(graph, done, request, slots, ack),
+        caps,
+        ack,
+    )
 
 
 def ge_framework_id(graph: Hypergraph, request: Request) -> str | None:
