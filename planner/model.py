@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -114,8 +113,7 @@ class Builder(RequirementEncoder):
                         x[cid, t] = m.NewBoolVar(f"x[{cid},{t}]")
         self.x = x
         caps = {
-            t: p.caps[t] if self.load_cap is None else min(p.caps[t], self.load_cap)
-            for t in terms
+            t: p.caps[t] if self.load_cap is None else min(p.caps[t], self.load_cap) for t in terms
         }
         self.by_cls: dict[str, list[tuple[int, cp_model.IntVar]]] = defaultdict(list)
         self.by_term: dict[int, list[tuple[int, cp_model.IntVar]]] = defaultdict(list)

@@ -1,17 +1,31 @@
-"""Lexicographic CP-SAT ladder and top-k plans: KnowPlan, DegreeMap "Exact planning"."""
+"""Lexicographic CP-SAT ladder and top-k plans: KnowPlan, DegreeMap "Exact planning".
+
+Each stage fixes its proven optimum before the next one runs. Horizon and load are proven
+bound-first: the time-free relaxation (planner/relax.py) rules out every shorter horizon or
+lighter load it can, a schedule of the relaxation's own course selection is tried at the bound,
+and only when that fails does the term-indexed model search, warm-started and told the bound.
+Later stages are built at the proven horizon and load, over the classes exact dominance pruning
+keeps (planner/prune.py), each warm-started with a complete hint from the previous solution.
+"""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
 
+from planner.cpsat import Budget, Outcome, set_hint, solve
+from planner.greedy import greedy_plan
 from planner.hypergraph import Hypergraph
 from planner.model import Builder, Encoding
-from planner.presolve import ge_framework_id
+from planner.presolve import Prepared, ge_framework_id, prepare
 from planner.profile import Request
+from planner.prune import Roles, analyse_roles, bound_capacity, candidates, prune
+from planner.prune import _Normalizer as Normalizer
+from planner.relax import Relaxation
 from planner.solver_config import SolverConfig
 from planner.utility import course_utility, option_value
 
@@ -42,6 +56,9 @@ class Plan:
     deterministic_s: float = 0.0
     # course -> requirement paths it fills in the solver's final assignment
     fills: dict[str, list[str]] = field(default_factory=dict)
+    # the largest term-indexed model searched: classes, course x term variables,
+    # constraints, build seconds, classes pruned, and CP-SAT's presolved size
+    model: dict[str, Any] = field(default_factory=dict)
 
     def by_term(self) -> dict[int, list[PlannedCourse]]:
         out: dict[int, list[PlannedCourse]] = {}
@@ -66,118 +83,485 @@ class PlanResult:
         return asdict(self)
 
 
+@dataclass
+class _Solution:
+    """A solved model: which encoding, and the values of its variables."""
+
+    enc: Encoding
+    out: Outcome
+
+    def x(self) -> dict[tuple[str, int], int]:
+        return {key: self.out.value(v) for key, v in self.enc.x.items()}
+
+    def picked(self) -> set[str]:
+        return {self.enc.graph.class_of[c] for (c, _), v in self.x().items() if v}
+
+    def loads(self) -> dict[int, int]:
+        out: dict[int, int] = {}
+        for (c, t), v in self.x().items():
+            if v:
+                out[t] = out.get(t, 0) + round(self.enc.graph.courses[c].units * self.enc.scale)
+        return out
+
+    def terms_used(self) -> int:
+        return max(self.loads(), default=0)
+
+    def max_load(self) -> int:
+        return max(self.loads().values(), default=0)
+
+    def fills(self) -> dict[str, list[str]]:
+        picked = self.picked()
+        fills: dict[str, list[str]] = {}
+        for path, cls, lit in self.enc.fills:
+            used = cls in picked if lit is None else self.out.value(lit)
+            if used and path not in fills.get(cls, []):
+                fills.setdefault(cls, []).append(path)
+        return fills
+
+
 class _Ladder:
-    """Runs stages on one model; each stage's proven optimum becomes a hard constraint."""
+    """Runs the stages of one request; each stage's proven optimum bounds the next."""
 
     def __init__(
         self,
-        enc: Encoding,
+        graph: Hypergraph,
+        request: Request,
         cfg: SolverConfig,
-        utility: dict[str, float],
-        option: dict[str, float],
-        deadline: float,
+        exclude: list[set[str]],
     ) -> None:
-        self.enc, self.cfg, self.deadline = enc, cfg, deadline
-        g = enc.graph
+        self.g, self.r, self.cfg = graph, request, cfg
+        self.prep: Prepared = prepare(graph, request)
+        self.budget = Budget(cfg.time_budget_s)
+        self.exclude = exclude
+        self.utility = course_utility(graph, request, interest_model=cfg.interest_model)
+        option = option_value(graph)
+        p = self.prep
         # Class utility: the best member (members are interchangeable for requirements).
-        self.s_int = {
-            k: round(cfg.utility_scale * max(utility[m] for m in g.members[k])) for k in enc.classes
-        }
-        self.o_int = {
-            k: round(cfg.utility_scale * max(option[m] for m in g.members[k])) for k in enc.classes
-        }
+        every = sorted(p.rel - p.done)
+        us = cfg.utility_scale
+        self.s_int = {k: round(us * max(self.utility[m] for m in graph.members[k])) for k in every}
+        self.o_int = {k: round(us * max(option[m] for m in graph.members[k])) for k in every}
+        self.o_small = {k: round(cfg.option_scale * v / us) for k, v in self.o_int.items()}
+        # Over every relevant class, so that pruning does not change the objective's scale.
+        self.big = sum(self.o_small.values()) + 1
+        self.roles: Roles | None = (
+            analyse_roles(graph, p.exprs, p.rel, p.done, p.scale) if cfg.prune else None
+        )
+        self._cands: dict[tuple[int, bool], Any] = {}
         self.values: dict[str, int] = {}
         self.times: dict[str, float] = {}
-        self.solution: dict[tuple[str, int], int] | None = None
-        self.fills: dict[str, list[str]] = {}
-        self.dtime = 0.0
+        self.F: int | None = None  # proven horizon
+        self.L: int | None = None  # proven load (scaled units)
+        self.best: _Solution | None = None
+        self.model_size: dict[str, Any] = {}
+        self.M: Encoding | None = None  # the term-indexed model of the later stages
+        self.M_restricted = False  # M holds only the optimal selection (see _class_stage)
+        self.fixed: list[tuple[str, int]] = []  # later stages proven, with their optima
+        self.bounds: dict[str, int] = {}  # relaxation optima of class-sum stages
+        self.fewest = 0  # a lower bound on the units of any plan (scaled)
 
-    def objective(self, stage: str) -> tuple[Any, bool]:
-        e = self.enc
+    # -- models ---------------------------------------------------------------------------
+
+    def _pruned(self, horizon: int, load_cap: int | None, values: bool) -> set[str]:
+        roles, p = self.roles, self.prep
+        if roles is None:
+            return set()
+        key = (horizon, values)
+        if key not in self._cands:
+            norm = Normalizer(
+                self.g, p.done, p.done_units, set(self.r.consents), p.acknowledged, p.scale
+            )
+            value = (lambda k: (self.s_int[k], self.o_int[k])) if values else None
+            self._cands[key] = candidates(
+                self.g, p.rel - p.done, roles, p.start, p.slots, horizon, norm, p.scale, value
+            )
+        cap = lambda t: p.caps[t] if load_cap is None else min(p.caps[t], load_cap)  # noqa: E731
+        mandatory = sum(round(self.g.class_units(k) * p.scale) for k in roles.mandatory)
+        room = sum(cap(t) for t in range(1, horizon + 1)) - mandatory
+        unavailable = set().union(*self.exclude) if self.exclude else set()
+        return prune(self._cands[key], roles, bound_capacity(room), unavailable)
+
+    def _timed(
+        self,
+        horizon: int,
+        load_cap: int | None = None,
+        keep: set[str] | None = None,
+        values: bool = False,
+    ) -> Encoding:
+        """The term-indexed model within `horizon` terms and `load_cap`; over `keep` only (a
+        restricted model for an incumbent), else over what pruning keeps."""
+        p = self.prep
+        full = keep is None
+        t0 = time.monotonic()
+        pruned: set[str] = set()
+        if full:
+            pruned = self._pruned(horizon, load_cap, values)
+            keep = p.rel - pruned if pruned else None
+        enc = Builder(
+            self.g,
+            self.r,
+            horizon=horizon,
+            cover_cuts=self.cfg.cover_cuts,
+            prep=p,
+            keep=keep,
+            load_cap=load_cap,
+        ).build()
+        for prev in self.exclude:
+            # No-good plus Hamming diversity on the chosen classes: alternatives must differ
+            # in *what* they schedule by at least min_hamming classes, not only in when. A
+            # class without variables here counts as not taken, as in the unpruned model.
+            terms = [1 - enc.taken.get(k, 0) for k in prev]
+            terms += [enc.taken[k] for k in enc.classes if k not in prev]
+            enc.model.Add(sum(terms) >= self.cfg.min_hamming)
+        if full:
+            size = {**enc.size(), "build_s": round(time.monotonic() - t0, 3), "pruned": len(pruned)}
+            if size["x"] >= self.model_size.get("x", -1):
+                self.model_size = size
+        return enc
+
+    def _relaxation(self, horizon: int, load_cap: int | None = None) -> Relaxation:
+        rel = Relaxation(
+            self.prep, horizon, load_cap, exclude=self.exclude, min_hamming=self.cfg.min_hamming
+        )
+        rel.build()
+        return rel
+
+    def _hint(self, enc: Encoding, x: dict[tuple[str, int], int]) -> None:
+        """A complete hint for `enc` from a course x term assignment: the assignment fixed,
+        the auxiliary variables completed by one cheap solve (CP-SAT prefers complete hints)."""
+        partial = {v.Index(): x.get(key, 0) for key, v in enc.x.items()}
+        set_hint(enc.model, partial)
+        out = solve(enc.model, self.cfg, self.budget, limit=self.cfg.hint_time_s, fix_hint=True)
+        if out.ok and out.solution is not None:
+            set_hint(enc.model, dict(enumerate(out.solution)))
+
+    def _objective(self, enc: Encoding, stage: str) -> tuple[Any, bool]:
         if stage == "horizon":
-            return sum(e.z.values()), False
+            return sum(enc.z.values()), False
         if stage == "load":
-            return e.max_load, False
+            return enc.max_load, False
         if stage == "units":
-            return e.total_units, False
+            return enc.total_units, False
         if stage == "utility":
-            return sum(self.s_int[k] * e.taken[k] for k in e.classes), True
+            return sum(self.s_int[k] * enc.taken[k] for k in enc.classes), True
         if stage == "utility_option":
-            # Utility then option value in one exact lexicographic objective: M exceeds any
-            # attainable option sum, so no option gain can pay for a unit of utility. One proof
-            # instead of two equal-utility searches (measured in benchmarks/results).
-            o_small = {
-                k: round(self.cfg.option_scale * v / self.cfg.utility_scale)
-                for k, v in self.o_int.items()
-            }
-            big = sum(o_small.values()) + 1
-            return sum((big * self.s_int[k] + o_small[k]) * e.taken[k] for k in e.classes), True
+            # Utility then option value in one exact lexicographic objective: `big` exceeds
+            # any attainable option sum, so no option gain can pay for a unit of utility.
+            return (
+                sum(
+                    (self.big * self.s_int[k] + self.o_small[k]) * enc.taken[k] for k in enc.classes
+                ),
+                True,
+            )
         if stage == "option":
-            return sum(self.o_int[k] * e.taken[k] for k in e.classes), True
+            return sum(self.o_int[k] * enc.taken[k] for k in enc.classes), True
         if stage == "weighted":
             # The single scalarized alternative (KnowPlan Table 5, "Weighted sum").
             w = self.cfg.weighted_sum
             return (
-                w["horizon"] * sum(e.z.values())
-                + w["load"] * e.max_load
-                - w["utility"] * self.objective("utility")[0]
-                - w["option"] * self.objective("option")[0]
+                w["horizon"] * sum(enc.z.values())
+                + w["load"] * enc.max_load
+                - w["utility"] * self._objective(enc, "utility")[0]
+                - w["option"] * self._objective(enc, "option")[0]
             ), False
         if stage == "tiebreak":
             # Earliest placement. Small coefficients keep the LP bound (prerequisite chains)
-            # tight; per-course weights made this the slowest stage to prove. With one worker
-            # and a fixed seed the remaining ties resolve reproducibly.
-            return sum(t * v for (_, t), v in e.x.items()), False
+            # tight; per-course weights made this the slowest stage to prove.
+            return sum(t * v for (_, t), v in enc.x.items()), False
         raise ValueError(f"unknown stage {stage}")
 
-    def solve_stage(self, stage: str | None) -> tuple[int, str | None]:
-        m = self.enc.model
-        solver = cp_model.CpSolver()
-        solver.parameters.num_search_workers = self.cfg.workers
-        solver.parameters.random_seed = self.cfg.random_seed
-        for k, v in self.cfg.cp_sat.items():
-            setattr(solver.parameters, k, v)
-        solver.parameters.max_time_in_seconds = max(0.01, self.deadline - time.monotonic())
-        expr, maximize = None, False
-        if stage == "tiebreak" and self.solution is not None:
+    # -- stages ---------------------------------------------------------------------------
+
+    def _schedule(
+        self, keep: set[str], horizon: int, load_cap: int | None, stage: str
+    ) -> _Solution | None:
+        """A plan over `keep` alone (a selection the relaxation chose), optimizing `stage`
+        (horizon or load) within the limits: an incumbent, proven only by a bound."""
+        enc = self._timed(horizon, load_cap, keep=keep | self.prep.done)
+        expr, _ = self._objective(enc, stage)
+        enc.model.Minimize(expr)
+        out = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
+        return _Solution(enc, out) if out.ok else None
+
+    def _fewest_units(self, horizon: int, load_cap: int | None) -> tuple[Outcome, Relaxation]:
+        rel = self._relaxation(horizon, load_cap)
+        rel.m.Minimize(rel.total)
+        return solve(rel.m, self.cfg, self.budget, limit=self.cfg.relax_time_s), rel
+
+    def _mandatory(self) -> set[str]:
+        p = self.prep
+        roles = self.roles or analyse_roles(self.g, p.exprs, p.rel, p.done, p.scale)
+        return roles.mandatory
+
+    def _room(self, horizon: int, load_cap: int | None) -> int:
+        """Units the first `horizon` terms hold under their caps (and `load_cap`)."""
+        p = self.prep
+        return sum(
+            p.caps[t] if load_cap is None else min(p.caps[t], load_cap)
+            for t in range(1, horizon + 1)
+        )
+
+    def horizon(self) -> int:
+        """Fewest terms. Bounds: the latest earliest start of a mandatory course, the terms the
+        fewest units need, every shorter horizon the relaxation rules out. Incumbent: a
+        schedule of the relaxation's fewest-units selection; the model searches only between
+        the two when they differ, warm-started from the incumbent."""
+        p, g = self.prep, self.g
+        out, rel = self._fewest_units(p.hmax, None)
+        if out.status == cp_model.INFEASIBLE:
+            return cp_model.INFEASIBLE  # not even the relaxation fits the request's horizon
+        sel: set[str] | None = None
+        h = max([min(p.start[m] for m in g.members[k]) for k in self._mandatory()] + [1])
+        if out.ok:
+            sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
+            self.fewest = math.ceil((out.bound or 0) - 1e-9)
+            while h < p.hmax and self._room(h, None) < self.fewest:
+                h += 1
+            inc = self._schedule(sel, p.hmax, None, "horizon")
+            if inc is not None:
+                self.best = inc
+        top = self.best.terms_used() if self.best else p.hmax
+        while h < top:
+            if self.best is not None and self.best.terms_used() <= h:
+                break
+            out, rel = self._fewest_units(h, None)
+            if out.status == cp_model.INFEASIBLE:
+                h += 1
+                continue
+            if out.ok:
+                # The relaxation fits h terms: try its own selection there.
+                inc = self._schedule(
+                    {k for k in rel.enc.classes if out.value(rel.taken[k])}, h, None, "horizon"
+                )
+                if inc is not None:
+                    self.best = inc
+            break
+        if self.best is not None and self.best.terms_used() <= h:
+            return self._proved("horizon", self.best.terms_used())
+        # The model decides each horizon from the bound up, each within its own h terms: a
+        # smaller model and a plain feasibility question (measured faster than minimizing the
+        # horizon over the incumbent's terms).
+        return self._search_up("horizon", h, top)
+
+    def _search_up(self, stage: str, lo: int, top: int) -> int:
+        """The first of lo, lo + 1, ..., top - 1 the model finds a plan within is the optimum
+        (each below it proven infeasible); top when none is (the incumbent's)."""
+        p, g = self.prep, self.g
+        # Without an incumbent the top itself is undecided too.
+        for v in range(lo, top + (self.best is None)):
+            h, cap = (v, None) if stage == "horizon" else (self.F or p.hmax, v)
+            enc = self._timed(h, cap)
+            if self.best is not None:
+                self._hint(enc, self.best.x())
+            else:
+                # Nothing scheduled yet: the greedy plan seeds the search.
+                self._hint(enc, dict.fromkeys(greedy_plan(g, self.r, self.utility), 1))
+            out = solve(enc.model, self.cfg, self.budget, log=True)
+            if out.status == cp_model.INFEASIBLE:
+                continue
+            if not out.ok:
+                return out.status
+            self.best = _Solution(enc, out)
+            return self._proved(stage, v)
+        if self.best is None:
+            return cp_model.INFEASIBLE
+        return self._proved(stage, top)
+
+    def load(self) -> int:
+        """Lightest busiest term at the proven horizon, bound-first like the horizon. Bounds:
+        the largest mandatory course, the fewest units spread over h terms, every lighter cap
+        the relaxation rules out."""
+        p, g = self.prep, self.g
+        h = self.F or p.hmax
+        assert self.best is not None
+        # The incumbent's own selection, packed as evenly as it goes.
+        inc = self._schedule(self.best.picked(), h, None, "load")
+        if inc is not None and inc.max_load() <= self.best.max_load():
+            self.best = inc
+        top = self.best.max_load()
+        cap = max([round(g.class_units(k) * p.scale) for k in self._mandatory()] + [0])
+        while cap < top and self._room(h, cap) < self.fewest:
+            cap += 1
+        while cap < top:
+            out, rel = self._fewest_units(h, cap)
+            if out.status == cp_model.INFEASIBLE:
+                cap += 1
+                continue
+            if out.ok:
+                sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
+                inc = self._schedule(sel, h, top, "load")
+                if inc is not None and inc.max_load() < top:
+                    self.best, top = inc, inc.max_load()
+            break
+        if top <= cap:
+            return self._proved("load", top)
+        return self._search_up("load", cap, top)
+
+    def _proved(self, stage: str, value: int) -> int:
+        self.values[stage] = value
+        if stage == "horizon":
+            self.F = value
+        elif stage == "load":
+            self.L = value
+        return cp_model.OPTIMAL
+
+    def _fix(self, model: cp_model.CpModel, expr: Any, maximize: bool, value: int) -> None:
+        # An inequality, not ==: it admits exactly the same solutions (value is the proven
+        # optimum) but propagates and relaxes far better than an equality over a large sum.
+        model.Add(expr >= value if maximize else expr <= value)
+
+    def _restricted(self, keep: set[str]) -> Encoding:
+        """The model at the proven horizon and load over `keep` alone, with every later stage
+        proven so far."""
+        enc = self._timed(self.F or self.prep.hmax, self.L, keep=keep | self.prep.done)
+        self._cut(enc)
+        for prev, value in self.fixed:
+            e, mx = self._objective(enc, prev)
+            self._fix(enc.model, e, mx, value)
+        return enc
+
+    def _class_stage(self, stage: str) -> int | None:
+        """A stage whose objective is a sum over classes, proven on the relaxation by a
+        cutting-plane loop (a logic-based Benders decomposition): the relaxation's best
+        selection bounds the stage; the model over that selection alone either schedules it
+        at the bound (optimal) or yields the best plan within it, and a cut then asks every
+        better plan for a class outside the selection. The loop ends when the bound meets the
+        best plan; None when it runs out of rounds (the term-indexed model then searches,
+        told the bound)."""
+        rel = self._relaxation(self.F or self.prep.hmax, self.L)
+        for prev, value in self.fixed:
+            expr, maximize = self._objective(rel.enc, prev)
+            self._fix(rel.m, expr, maximize, value)
+        expr, maximize = self._objective(rel.enc, stage)
+        sign = 1 if maximize else -1
+        (rel.m.Maximize if maximize else rel.m.Minimize)(expr)
+        assert self.best is not None
+        best = self.best
+        lb = sign * self._value(stage, best)
+        for _ in range(self.cfg.cut_rounds):
+            out = solve(rel.m, self.cfg, self.budget, limit=self.cfg.relax_time_s)
+            if out.status == cp_model.INFEASIBLE:
+                break  # every plan better than the incumbent is cut off
+            if out.status != cp_model.OPTIMAL:
+                return None
+            bound = sign * round(out.objective or 0)
+            self.bounds[stage] = sign * bound
+            if bound <= lb:
+                break
+            sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
+            enc = self._restricted(sel)
+            e, _ = self._objective(enc, stage)
+            enc.model.Add(sign * e >= lb + 1)
+            (enc.model.Maximize if maximize else enc.model.Minimize)(e)
+            got = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
+            if got.status == cp_model.OPTIMAL:
+                best, lb = _Solution(enc, got), sign * round(got.objective or 0)
+                if lb >= bound:
+                    break
+            elif got.status != cp_model.INFEASIBLE:
+                return None
+            # Every plan better than lb takes a class outside this selection.
+            better = rel.m.NewBoolVar("")
+            rel.m.Add(sign * expr <= lb).OnlyEnforceIf(better.Not())
+            rel.m.Add(
+                sum(rel.taken[k] for k in rel.enc.classes if k not in sel) >= 1
+            ).OnlyEnforceIf(better)
+        else:
+            return None
+        value = sign * lb
+        self.values[stage] = value
+        self.fixed.append((stage, value))
+        # Later stages (the tie-break) keep the optimum's selection.
+        self.M, self.M_restricted = self._restricted(best.picked()), True
+        self.best = best
+        return cp_model.OPTIMAL
+
+    def _value(self, stage: str, sol: _Solution) -> int:
+        """A class-sum stage's objective at a solution."""
+        if stage == "units":
+            return sum(sol.loads().values())
+        coef = {
+            "utility": self.s_int,
+            "option": self.o_int,
+            "utility_option": {k: self.big * self.s_int[k] + self.o_small[k] for k in self.s_int},
+        }[stage]
+        return sum(coef.get(k, 0) for k in sol.picked())
+
+    def _cut(self, enc: Encoding) -> None:
+        if self.F is not None:
+            # The busiest term carries at least the average load over F terms: a redundant
+            # cut that lets the LP see the load the earlier stages fixed.
+            enc.model.Add(enc.max_load * max(self.F, 1) >= enc.total_units)
+
+    def generic(self, stage: str | None) -> int:
+        """A stage on the later stages' model, built at the proven horizon and load."""
+        class_stage = stage in ("utility", "option", "utility_option", "units")
+        if self.cfg.relaxation and class_stage and self.best is not None:
+            status = self._class_stage(stage)
+            if status is not None:
+                return status
+        if self.M is None or (self.M_restricted and stage != "tiebreak"):
+            self.M = self._timed(self.F or self.prep.hmax, self.L, values=True)
+            self.M_restricted = False
+            self._cut(self.M)
+            for prev, value in self.fixed:
+                e, mx = self._objective(self.M, prev)
+                self._fix(self.M.model, e, mx, value)
+        enc, m = self.M, self.M.model
+        if self.best is not None and self.best.enc is enc and self.best.out.solution:
+            set_hint(m, dict(enumerate(self.best.out.solution)))
+        elif self.best is not None:
+            self._hint(enc, self.best.x())
+        if stage == "tiebreak" and self.best is not None:
             # The tie-break orders timing only. Selections tied on every earlier stage are
-            # already tied, so the solver's (seeded, single-worker, reproducible) selection is
-            # kept and this stage stays a pure scheduling proof instead of a packing search.
-            picked = {self.enc.graph.class_of[c] for (c, _), v in self.solution.items() if v}
-            for k in self.enc.classes:
-                m.Add(self.enc.taken[k] == int(k in picked))
+            # already tied, so the solver's selection is kept and this stage stays a pure
+            # scheduling proof instead of a packing search.
+            picked = self.best.picked()
+            for k in enc.classes:
+                m.Add(enc.taken[k] == int(k in picked))
+        expr, maximize = None, False
         if stage is not None:
-            expr, maximize = self.objective(stage)
+            expr, maximize = self._objective(enc, stage)
+            if stage in self.bounds:
+                # The relaxation's optimum bounds this one: the search need only meet it.
+                m.Add(expr <= self.bounds[stage] if maximize else expr >= self.bounds[stage])
             (m.Maximize if maximize else m.Minimize)(expr)
-        t0 = time.monotonic()
-        status = solver.Solve(m)
-        self.times[stage or "feasible"] = round(time.monotonic() - t0, 4)
-        self.dtime += solver.deterministic_time
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            self.solution = {key: int(solver.Value(v)) for key, v in self.enc.x.items()}
-            picked = {self.enc.graph.class_of[c] for (c, _), v in self.solution.items() if v}
-            fills: dict[str, list[str]] = {}
-            for path, cls, lit in self.enc.fills:
-                used = cls in picked if lit is None else solver.Value(lit)
-                if used and path not in fills.get(cls, []):
-                    fills.setdefault(cls, []).append(path)
-            self.fills = fills
-            m.ClearHints()
-            for key, v in self.enc.x.items():
-                m.AddHint(v, self.solution[key])
-            if stage is not None:
-                value = round(solver.ObjectiveValue())
-                self.values[stage] = value
-                m.ClearObjective()
-                # An inequality, not ==: it admits exactly the same solutions (value is the
-                # proven optimum) but propagates and relaxes far better than an equality over
-                # a large weighted sum.
-                m.Add(expr >= value if maximize else expr <= value)
-                if stage == "horizon":
-                    # With the horizon fixed at F, the busiest term carries at least the average
-                    # load: a redundant cut that lets the load stage close its bound.
-                    m.Add(self.enc.max_load * max(value, 1) >= self.enc.total_units)
-        return status, stage
+        out = solve(m, self.cfg, self.budget, log=True)
+        if out.ok:
+            self.best = _Solution(enc, out)
+        if stage is not None and out.status == cp_model.OPTIMAL:
+            value = round(out.objective or 0)
+            self.values[stage] = value
+            self.fixed.append((stage, value))
+            m.ClearObjective()
+            self._fix(m, expr, maximize, value)
+            if stage == "horizon":
+                self.F = value
+                self._cut(enc)
+            if stage == "load":
+                self.L = value
+        return out.status
+
+    def run(self, stages: list[str]) -> tuple[int, str | None]:
+        """Every stage in order; the first one not proven optimal ends the ladder."""
+        status = cp_model.UNKNOWN
+        bound_first = self.cfg.relaxation
+        for i, stage in enumerate(stages):
+            t0 = time.monotonic()
+            if stage == "horizon" and bound_first and i == 0:
+                status = self.horizon()
+            elif stage == "load" and bound_first and stages[:i] == ["horizon"]:
+                status = self.load()
+            else:
+                status = self.generic(stage)
+            self.times[stage] = round(time.monotonic() - t0, 4)
+            if status == cp_model.INFEASIBLE:
+                return status, None
+            if status != cp_model.OPTIMAL:
+                return status, stage
+        if not stages:
+            status = self.generic(None)
+        return status, None
 
 
 def _extract(enc: Encoding, sol: dict[tuple[str, int], int]) -> list[PlannedCourse]:
@@ -206,33 +590,18 @@ def solve_ladder(
 ) -> tuple[str, Plan | None]:
     """One ladder solve under one budget; status is ok | infeasible | unknown."""
     t0 = time.monotonic()
-    enc = Builder(graph, request, cover_cuts=cfg.cover_cuts).build()
-    for prev in exclude or []:
-        # No-good plus Hamming diversity on the chosen classes: alternatives must differ in
-        # *what* they schedule by at least min_hamming classes, not only in when.
-        terms = [1 - enc.taken[k] if k in prev else enc.taken[k] for k in enc.classes]
-        enc.model.Add(sum(terms) >= cfg.min_hamming)
-    utility = course_utility(graph, request, interest_model=cfg.interest_model)
-    ladder = _Ladder(enc, cfg, utility, option_value(graph), t0 + cfg.time_budget_s)
-    uncertified: str | None = None
-    status = cp_model.UNKNOWN
-    for stage in stages if stages is not None else cfg.stages:
-        status, _ = ladder.solve_stage(stage)
-        if status == cp_model.INFEASIBLE:
-            return "infeasible", None
-        if status != cp_model.OPTIMAL:
-            uncertified = stage
-            break
-    if not (stages if stages is not None else cfg.stages):
-        status, _ = ladder.solve_stage(None)
-        if status == cp_model.INFEASIBLE:
-            return "infeasible", None
-    if ladder.solution is None:
+    ladder = _Ladder(graph, request, cfg, exclude or [])
+    status, uncertified = ladder.run(stages if stages is not None else cfg.stages)
+    if status == cp_model.INFEASIBLE:
+        return "infeasible", None
+    if ladder.best is None:
         return "unknown", None
-    courses = _extract(enc, ladder.solution)
+    best = ladder.best
+    courses = _extract(best.enc, best.x())
     loads: dict[int, float] = {}
     for pc in courses:
         loads[pc.term] = loads.get(pc.term, 0.0) + pc.units
+    fills = best.fills()
     plan = Plan(
         rank=rank,
         courses=courses,
@@ -241,15 +610,16 @@ def solve_ladder(
         stage_values=ladder.values,
         terms_used=max((pc.term for pc in courses), default=0),
         max_load=max(loads.values(), default=0.0),
-        utility=round(sum(utility[pc.course] for pc in courses), 4),
+        utility=round(sum(ladder.utility[pc.course] for pc in courses), 4),
         solve_s=round(time.monotonic() - t0, 4),
         stage_times=ladder.times,
-        deterministic_s=round(ladder.dtime, 3),
+        deterministic_s=round(ladder.budget.used, 3),
         fills={
-            pc.course: ladder.fills.get(graph.class_of[pc.course], [])
+            pc.course: fills.get(graph.class_of[pc.course], [])
             for pc in courses
-            if ladder.fills.get(graph.class_of[pc.course])
+            if fills.get(graph.class_of[pc.course])
         },
+        model={**ladder.model_size, "presolved": ladder.budget.presolved},
     )
     return "ok", plan
 

@@ -28,6 +28,12 @@ class SolverConfig:
     explain_time_s: float = 30.0
     cp_sat: dict[str, Any] = field(default_factory=dict)
     cover_cuts: bool = True
+    prune: bool = True  # exact dominance pruning of pool candidates (planner/prune.py)
+    relaxation: bool = True  # horizon and load proven bound-first (planner/relax.py)
+    relax_time_s: float = 5.0  # deterministic seconds per relaxation solve
+    restricted_time_s: float = 2.0  # per schedule of one selection (an incumbent)
+    hint_time_s: float = 1.0  # per completion of a hint
+    cut_rounds: int = 100  # rounds of the relaxation's cutting-plane loop per stage
     option_scale: int = 10
     weighted_sum: dict[str, int] = field(
         default_factory=lambda: {"horizon": 100000, "load": 2000, "utility": 10, "option": 1}

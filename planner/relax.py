@@ -1,0 +1,213 @@
+"""The ladder's time-free relaxation: KnowPlan, DegreeMap "Exact planning" (bounds that prove a
+stage's optimum without searching the term-indexed model).
+
+One Boolean per class instead of one per course and term. Within a horizon of F terms and a
+load cap of L units, a class is available when some member can be scheduled by term F under the
+cap; a prerequisite only asks that what it names be taken at all (class standing: that enough
+units be taken besides the course itself); the plan's units must fit in the F terms. Every
+plan of the term-indexed model within (F, L) is a solution here, so: infeasible here proves no
+plan fits (F, L); the fewest units here bound the units any plan needs; the best utility here
+bounds the utility stage. The requirements are the term-indexed model's own encoding
+(planner/encode.py) over these class variables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from planner.documents import (
+    AllOf,
+    AnyOf,
+    ChooseN,
+    Concurrent,
+    Consent,
+    Coreq,
+    CourseRef,
+    Expr,
+    Pool,
+    Standing,
+)
+from planner.encode import RequirementEncoder
+from planner.presolve import Prepared, offered
+
+LinExpr = cp_model.LinearExprT
+
+
+@dataclass
+class RelaxedModel:
+    model: cp_model.CpModel
+    taken: dict[str, LinExpr]  # class -> its variable (1 when completed, 0 when unavailable)
+    units: dict[str, int]  # class -> scaled units it adds to the plan
+    total_units: cp_model.IntVar
+    room: int  # units the F terms hold under the cap
+    scale: int
+    assumptions: dict[str, tuple[cp_model.IntVar, str]] = field(default_factory=dict)
+    fills: list[tuple[str, str, cp_model.IntVar | None]] = field(default_factory=list)
+
+    @property
+    def classes(self) -> list[str]:
+        return [k for k, v in self.taken.items() if not isinstance(v, int)]
+
+    def selection(self, values: dict[str, int]) -> set[str]:
+        return {k for k, v in values.items() if v}
+
+
+class Relaxation(RequirementEncoder):
+    """Builds the relaxation of one request's model for horizon `F` and load cap `L` (scaled
+    units; None: the request's own caps)."""
+
+    def __init__(
+        self,
+        prep: Prepared,
+        horizon: int,
+        load_cap: int | None = None,
+        keep: set[str] | None = None,
+        exclude: list[set[str]] | None = None,
+        min_hamming: int = 2,
+    ) -> None:
+        self.prep, self.g, self.r = prep, prep.graph, prep.request
+        self.F, self.L = min(horizon, prep.hmax), load_cap
+        self.keep = keep
+        self.exclude, self.min_hamming = exclude or [], min_hamming
+        self.m = cp_model.CpModel()
+        self.done = prep.done
+        self.slots = {t: s for t, s in prep.slots.items() if t <= self.F}
+        self._ack = prep.acknowledged
+
+    def cap(self, t: int) -> int:
+        c = self.prep.caps[t]
+        return c if self.L is None else min(c, self.L)
+
+    def build(self) -> RelaxedModel:
+        p, g, m = self.prep, self.g, self.m
+        scale = p.scale
+        rel = p.rel if self.keep is None else p.rel & self.keep
+        room = sum(self.cap(t) for t in self.slots)
+        taken: dict[str, LinExpr] = dict.fromkeys(self.done, 1)
+        units: dict[str, int] = {}
+        most: dict[str, int] = {}
+        # (member, term) pairs each class can be scheduled at, for its prerequisites and for
+        # the requirements that ask about terms or years.
+        where: dict[str, list[tuple[str, int]]] = {}
+        for k in sorted(p.rel - self.done):
+            pairs = []
+            if k in rel:
+                for cid in g.members[k]:
+                    node = g.courses[cid]
+                    u = round(node.units * scale)
+                    for t in range(p.start[cid], self.F + 1):
+                        if offered(node, self.slots[t]) and u <= self.cap(t):
+                            pairs.append((cid, t))
+            if not pairs:
+                taken[k] = 0
+                continue
+            taken[k] = m.NewBoolVar(f"taken[{k}]")
+            units[k] = min(round(g.courses[c].units * scale) for c, _ in pairs)
+            most[k] = max(round(g.courses[c].units * scale) for c, _ in pairs)
+            where[k] = pairs
+        total = m.NewIntVar(0, sum(units.values()), "total_units")
+        m.Add(total == sum(u * taken[k] for k, u in units.items()))
+        m.Add(total <= room)
+        self.taken, self.units, self.total = taken, units, total
+        # Class standing counts the units a plan really takes; a class whose members differ
+        # in units may take more than its fewest, so standing gets its own upper count.
+        self.most: LinExpr = total
+        if most != units:
+            self.most = sum(u * taken[k] for k, u in most.items())
+        self.by_cls = {
+            k: [(t, taken[k]) for t in sorted({t for _, t in ps})] for k, ps in where.items()
+        }
+        self.enc = RelaxedModel(m, taken, units, total, room, scale)
+        self._hall(where, units)
+        for pair in g.exclusions:
+            a, b = sorted(pair)
+            if a in taken and b in taken:
+                m.Add(taken[a] + taken[b] <= 1)
+        for k, pairs in where.items():
+            self._prerequisites(k, pairs)
+        for prev in self.exclude:
+            # The top-k diversity cut of the term-indexed model, on classes.
+            terms = [1 - taken.get(k, 0) for k in prev]
+            terms += [v for k, v in taken.items() if k not in prev and not isinstance(v, int)]
+            m.Add(sum(terms) >= self.min_hamming)
+        self.require_all(p.roots, p.ge, explain=False)
+        return self.enc
+
+    def _hall(self, where: dict[str, list[tuple[str, int]]], units: dict[str, int]) -> None:
+        """Courses that can only go in some of the terms must fit in those terms: for every
+        tail of the horizon, and every season within a tail, the units of the classes
+        available only there are at most what those terms hold."""
+        terms = {k: {t for _, t in ps} for k, ps in where.items()}
+        seasons = sorted({s.season for s in self.slots.values()})
+        for t0 in self.slots:
+            tail = {t for t in self.slots if t >= t0}
+            for only in [None, *seasons]:
+                window = {t for t in tail if only is None or self.slots[t].season == only}
+                if not window or (only is None and t0 == 1):
+                    continue
+                inside = [k for k, ts in terms.items() if ts <= window]
+                room = sum(self.cap(t) for t in window)
+                if sum(units[k] for k in inside) > room:
+                    self.m.Add(sum(units[k] * self.taken[k] for k in inside) <= room)
+
+    def _prerequisites(self, k: str, pairs: list[tuple[str, int]]) -> None:
+        """taken => the prerequisite of one of the (member, term) offerings it can use."""
+        g = self.g
+        alts: dict[tuple[str, int], tuple[str, Expr | None]] = {}
+        for cid, t in pairs:
+            pre = g.courses[cid].prereq_at(self.slots[t].calendar_id)
+            alts.setdefault((cid, id(pre)), (cid, pre))
+        if any(pre is None for _, pre in alts.values()):
+            return
+        lit = self.taken[k]
+        if len(alts) == 1:
+            cid, pre = next(iter(alts.values()))
+            self._free(lit, pre, cid)
+            return
+        options = []
+        for cid, pre in alts.values():
+            a = self.m.NewBoolVar("")
+            self._free(a, pre, cid)
+            options.append(a)
+        self.m.Add(sum(options) >= lit)
+
+    def _have(self, cls: str | None) -> LinExpr:
+        if cls is None:
+            return 0
+        return self.taken.get(cls, 0)
+
+    def _free(self, enf: LinExpr, e: Expr | None, cid: str) -> None:
+        """enf => prerequisite e, every timing dropped."""
+        m, g = self.m, self.g
+        if e is None:
+            return
+        if isinstance(e, CourseRef | Coreq | Concurrent):
+            m.Add(enf <= self._have(g.class_of.get(e.course)))
+        elif isinstance(e, AllOf):
+            for i in e.items:
+                self._free(enf, i, cid)
+        elif isinstance(e, AnyOf | ChooseN):
+            self._at_least(enf, e, lambda a, i: self._free(a, i, cid), self._have)
+        elif isinstance(e, Pool):
+            own = g.class_of[cid]
+            got = [self._have(k) for k in g.pool_classes(e.pool) if k != own]
+            m.Add(e.min_courses * enf <= sum(got))
+        elif isinstance(e, Standing):
+            need = round(e.min_units * self.prep.scale)
+            own = round(g.courses[cid].units * self.prep.scale)
+            # Units completed before the course's term: at most all taken units but its own.
+            m.Add(self.prep.done_units + self.most - own >= need).OnlyEnforceIf(enf)
+        elif isinstance(e, Consent):
+            if cid not in self.r.consents:
+                m.Add(enf == 0)
+        elif e.kind == "unsupported" and self._acknowledged(e.policy):
+            pass
+        else:
+            m.Add(enf == 0)
+
+
+def class_values(taken: dict[str, LinExpr], solver: cp_model.CpSolver) -> dict[str, int]:
+    """Each class variable's value in a solution."""
+    return {k: int(solver.Value(v)) for k, v in taken.items() if not isinstance(v, int)}
