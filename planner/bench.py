@@ -89,6 +89,13 @@ def run_bench(
             "mean_utility": round(statistics.mean([r["utility"] for r in ok]), 4) if ok else None,
             "mean_horizon": round(statistics.mean([r["horizon"] for r in ok]), 3) if ok else None,
         }
+        sizes = [r["model"][m] for r in rows if m in r.get("model", {})]
+        if sizes:
+            summary[m] |= {
+                "median_x": statistics.median([z.get("x", 0) for z in sizes]),
+                "max_x": max(z.get("x", 0) for z in sizes),
+                "max_build_s": max(z.get("build_s", 0.0) for z in sizes),
+            }
     both = [r for r in rows if all(r[m]["certified"] for m in methods)]
     paired = {
         m: round(statistics.mean([r[m]["utility"] for r in both]), 4) if both else None
@@ -103,6 +110,7 @@ def run_bench(
             "workers": cfg.workers,
             "cp_sat": cfg.cp_sat,
             "stages": cfg.stages,
+            "size_limit": cfg.size_limit,
         },
         "summary": summary,
         "paired_utility": {"pairs": len(both), **paired},
@@ -129,11 +137,13 @@ def _bench_pair(
             status, proven, stage = "ok", True, None
         else:
             stages = None if method == "ladder" else ["weighted"]
-            status, p = solve_ladder(graph, req, cfg, stages=stages)
+            report: dict[str, Any] = {}
+            status, p = solve_ladder(graph, req, cfg, stages=stages, report=report)
             plan = [(c.course, c.term) for c in p.courses] if p else []
             proven, stage = (p.certified, p.uncertified_stage) if p else (False, None)
-            dtime = p.deterministic_s if p else None
+            dtime = report["deterministic_s"]
             row.setdefault("stage_times", {})[method] = p.stage_times if p else {}
+            row.setdefault("model", {})[method] = report["model"]
         secs = time.monotonic() - t0
         viol = verifier.check(plan, req) if status == "ok" else []
         ok = status == "ok" and proven and not viol
@@ -179,6 +189,22 @@ def _resume_rows(path: Path, key: dict[str, Any]) -> tuple[list[dict[str, Any]],
     return rows, path.open("a")
 
 
+def size_check(result: dict[str, Any]) -> list[str]:
+    """Every ladder request whose largest term-indexed model exceeds the committed limit
+    (planner/config/solver.yaml `size_limit`), one line each."""
+    limit = result["config"]["size_limit"]
+    out = []
+    for r in result["rows"]:
+        z = r.get("model", {}).get("ladder", {})
+        if z.get("x", 0) > limit["x"] or z.get("build_s", 0.0) > limit["build_s"]:
+            out.append(
+                f"pair {r['pair']} ({r['program']}): {z.get('x', 0)} course x term variables, "
+                f"built in {z.get('build_s', 0.0)} s; the limit is {limit['x']} and "
+                f"{limit['build_s']} s"
+            )
+    return out
+
+
 def render_markdown(result: dict[str, Any]) -> str:
     c = result["config"]
     lines = [
@@ -197,6 +223,23 @@ def render_markdown(result: dict[str, Any]) -> str:
             f"{s['median_s']} | {s['p95_s']} | {s['mean_utility']} | "
             f"{s['mean_horizon']} |"
         )
+    lim = c["size_limit"]
+    lines += [
+        "",
+        "| planner | median x | max x | max build s |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for m, s in result["summary"].items():
+        if "max_x" in s:
+            lines.append(f"| {m} | {s['median_x']:g} | {s['max_x']} | {s['max_build_s']:g} |")
+    bad = size_check(result)
+    lines += [
+        "",
+        "x: course x term variables of the largest term-indexed model a solve built. The ladder "
+        f"commits to at most {lim['x']} built in at most {lim['build_s']:g} s "
+        "(planner/config/solver.yaml `size_limit`): "
+        + (f"exceeded by {len(bad)} request(s)." if bad else "held by every request."),
+    ]
     p = result["paired_utility"]
     lines += [
         "",

@@ -42,7 +42,9 @@ def register(app: typer.Typer, bench_app: typer.Typer) -> None:
             None, help="plan picture (terms as columns); default: --out with .svg"
         ),
         top_k: int = typer.Option(None, help="number of plans (config default 3)"),
-        budget: float = typer.Option(None, help="seconds for one ladder solve (default 60)"),
+        budget: float = typer.Option(
+            None, help="deterministic seconds for one ladder solve (default 60)"
+        ),
         workers: int = typer.Option(None, help="CP-SAT workers (default 1)"),
         start_term: str = typer.Option(None, help="first term, e.g. 'fall 2014' or 20141"),
         acknowledge: list[str] = typer.Option(

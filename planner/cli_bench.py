@@ -20,7 +20,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         pairs: int = typer.Option(50, help="(program, profile) pairs"),
         seed: int = typer.Option(0),
         courses: int = typer.Option(300, help="courses in the synthetic catalog"),
-        budget: float = typer.Option(None, help="seconds per ladder solve (default 60)"),
+        budget: float = typer.Option(
+            None, help="deterministic seconds per ladder solve (default 60)"
+        ),
         rows: Path = typer.Option(
             None, help="JSONL checkpoint of finished pairs; rerun with it to resume"
         ),
@@ -28,9 +30,11 @@ def register_bench(bench_app: typer.Typer) -> None:
         results: Results = None,
         overwrite: Overwrite = False,
     ) -> None:
-        """Ladder vs single weighted sum vs greedy topological scheduler, same pairs."""
+        """Ladder vs single weighted sum vs greedy topological scheduler, same pairs; each
+        request's model size is reported, and the command fails (exit 1) when a ladder
+        request's model exceeds planner/config/solver.yaml `size_limit`."""
         from common.results import write_results
-        from planner.bench import render_markdown, run_bench
+        from planner.bench import render_markdown, run_bench, size_check
 
         refuse_results(results, overwrite)
         try:
@@ -46,6 +50,11 @@ def register_bench(bench_app: typer.Typer) -> None:
             typer.echo(json.dumps(summary["summary"]))
         else:
             typer.echo(render_markdown(summary))
+        too_big = size_check(summary)
+        for line in too_big:
+            typer.echo(f"model size limit exceeded: {line}", err=True)
+        if too_big:
+            raise typer.Exit(1)
 
     @bench_app.command("stolaf")
     def bench_stolaf(
@@ -57,7 +66,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         profile: list[str] = typer.Option(
             None, help="only these profiles: light, heavy, interest (repeatable)"
         ),
-        budget: float = typer.Option(None, help="seconds per ladder solve (default 60)"),
+        budget: float = typer.Option(
+            None, help="deterministic seconds per ladder solve (default 60)"
+        ),
         top_k: int = typer.Option(1, help="plans per request"),
         method: list[str] = typer.Option(
             None, help="planners: ladder (default), weighted_sum, greedy (repeatable)"

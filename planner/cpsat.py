@@ -85,11 +85,14 @@ def solve(
     *,
     limit: float | None = None,
     fix_hint: bool = False,
-    log: bool = False,
+    log: bool = True,
 ) -> Outcome:
     """Solve within what is left of the budget (and `limit` deterministic seconds, if given).
     `fix_hint`: only complete the hint (every hinted variable fixed), the cheap way to get a
-    full assignment from a partial one. `log`: record the presolved size in the budget."""
+    full assignment from a partial one. `log`: record the presolved size in the budget (from
+    CP-SAT's log, kept in the response, never printed)."""
+    if budget.left() <= 0:
+        return Outcome(cp_model.UNKNOWN, None, None, None, 0.0)
     solver = cp_model.CpSolver()
     params = solver.parameters
     params.num_workers = cfg.workers

@@ -140,7 +140,7 @@ class RequirementEncoder:
 
     def _disjoint_prog_ge(self) -> None:
         prog, ge = self._uses.get("#prog", {}), self._uses.get("#ge", {})
-        for cls in set(prog) & set(ge):
+        for cls in sorted(set(prog) & set(ge)):
             p_any = self.m.NewBoolVar("")
             for u in prog[cls]:
                 self.m.AddImplication(u, p_any)

@@ -121,7 +121,7 @@ class Builder(RequirementEncoder):
             self.by_cls[g.class_of[cid]].append((t, v))
             self.by_term[t].append((round(g.courses[cid].units * self.scale), v))
         taken: dict[str, LinExpr] = {}
-        for cls in p.rel | self.done:
+        for cls in sorted(p.rel | self.done):
             if cls in self.done:
                 taken[cls] = 1
             else:
@@ -148,7 +148,7 @@ class Builder(RequirementEncoder):
         )
         self.enc = enc
         # Exclusions: at most one of two excluded classes.
-        for pair in g.exclusions:
+        for pair in sorted(g.exclusions, key=sorted):
             a, b = sorted(pair)
             if a in taken and b in taken:
                 m.Add(taken[a] + taken[b] <= 1)

@@ -215,9 +215,8 @@ class _Normalizer:
             return False if n > len(rest) else ("pool", n, rest)
         if isinstance(e, Consent):
             return cid in self.consents
-        if e.kind == "unsupported" and self.acknowledged(e.policy):
-            return True
-        return False
+        # An acknowledged policy holds; anything else in a prerequisite never does.
+        return e.kind == "unsupported" and self.acknowledged(e.policy)
 
 
 def _and(items: list[Form]) -> Form:
@@ -279,8 +278,11 @@ def implies(p: Form, q: Form) -> bool:
         return p[1] == q[1]  # done before the term implies done by the term
     if p[0] == "stand" and q[0] == "stand":
         return p[1] >= q[1]
-    if p[0] == "k" and q[0] == "k":
-        return p[1] >= q[1] and all(x in q[2] for x in p[2])
+    if p[0] == "k" and q[0] == "k" and p[1] >= q[1] and all(x in q[2] for x in p[2]):
+        return True
+    if p[0] == "k":
+        # n of its items hold, so one of any len - n + 1 of them does.
+        return sum(implies(x, q) for x in p[2]) >= len(p[2]) - p[1] + 1
     if p[0] == "pool" and q[0] == "pool":
         return p[1] >= q[1] and set(p[2]) <= set(q[2])
     return False

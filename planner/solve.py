@@ -153,9 +153,14 @@ class _Ladder:
         self.F: int | None = None  # proven horizon
         self.L: int | None = None  # proven load (scaled units)
         self.best: _Solution | None = None
-        self.model_size: dict[str, Any] = {}
+        # What the ladder builds (see sizes()).
+        self.largest: dict[str, Any] = {}
+        self.relaxed: dict[str, int] = {}
+        self.pruned = 0
+        self.build_s = self.max_build_s = 0.0
         self.M: Encoding | None = None  # the term-indexed model of the later stages
         self.M_restricted = False  # M holds only the optimal selection (see _class_stage)
+        self.M_key: tuple[int | None, int | None] = (None, None)  # (F, L) M was built at
         self.fixed: list[tuple[str, int]] = []  # later stages proven, with their optima
         self.bounds: dict[str, int] = {}  # relaxation optima of class-sum stages
         self.fewest = 0  # a lower bound on the units of any plan (scaled)
@@ -210,21 +215,57 @@ class _Ladder:
             # No-good plus Hamming diversity on the chosen classes: alternatives must differ
             # in *what* they schedule by at least min_hamming classes, not only in when. A
             # class without variables here counts as not taken, as in the unpruned model.
-            terms = [1 - enc.taken.get(k, 0) for k in prev]
+            terms = [1 - enc.taken.get(k, 0) for k in sorted(prev)]
             terms += [enc.taken[k] for k in enc.classes if k not in prev]
             enc.model.Add(sum(terms) >= self.cfg.min_hamming)
+        self._built(time.monotonic() - t0)
+        size = enc.size()
+        if size["x"] > self.largest.get("x", -1):
+            self.largest = {**size, "kind": "pruned" if full else "selection"}
         if full:
-            size = {**enc.size(), "build_s": round(time.monotonic() - t0, 3), "pruned": len(pruned)}
-            if size["x"] >= self.model_size.get("x", -1):
-                self.model_size = size
+            self.pruned = max(self.pruned, len(pruned))
         return enc
 
-    def _relaxation(self, horizon: int, load_cap: int | None = None) -> Relaxation:
+    def _relaxation(
+        self, horizon: int, load_cap: int | None = None, timed: bool = True
+    ) -> Relaxation:
+        t0 = time.monotonic()
         rel = Relaxation(
-            self.prep, horizon, load_cap, exclude=self.exclude, min_hamming=self.cfg.min_hamming
+            self.prep,
+            horizon,
+            load_cap,
+            exclude=self.exclude,
+            min_hamming=self.cfg.min_hamming,
+            timed=timed,
         )
         rel.build()
+        self._built(time.monotonic() - t0)
+        proto = rel.m.Proto()
+        if len(proto.variables) > self.relaxed.get("variables", -1):
+            self.relaxed = {
+                "classes": len(rel.enc.classes),
+                "variables": len(proto.variables),
+                "constraints": len(proto.constraints),
+            }
         return rel
+
+    def _built(self, seconds: float) -> None:
+        self.build_s += seconds
+        self.max_build_s = max(self.max_build_s, seconds)
+
+    def sizes(self) -> dict[str, Any]:
+        """What the ladder built: its largest term-indexed model (`kind` pruned: over the
+        classes pruning kept; selection: over one selection), classes pruned, its largest
+        relaxation, seconds spent building models (all, and the longest), and the largest
+        model CP-SAT presolved."""
+        return {
+            **self.largest,
+            "pruned": self.pruned,
+            "relaxation": self.relaxed,
+            "build_s": round(self.max_build_s, 3),
+            "build_total_s": round(self.build_s, 3),
+            "presolved": self.budget.presolved,
+        }
 
     def _hint(self, enc: Encoding, x: dict[tuple[str, int], int]) -> None:
         """A complete hint for `enc` from a course x term assignment: the assignment fixed,
@@ -283,8 +324,10 @@ class _Ladder:
         out = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
         return _Solution(enc, out) if out.ok else None
 
-    def _fewest_units(self, horizon: int, load_cap: int | None) -> tuple[Outcome, Relaxation]:
-        rel = self._relaxation(horizon, load_cap)
+    def _fewest_units(
+        self, horizon: int, load_cap: int | None, timed: bool = False
+    ) -> tuple[Outcome, Relaxation]:
+        rel = self._relaxation(horizon, load_cap, timed=timed)
         rel.m.Minimize(rel.total)
         return solve(rel.m, self.cfg, self.budget, limit=self.cfg.relax_time_s), rel
 
@@ -301,80 +344,82 @@ class _Ladder:
             for t in range(1, horizon + 1)
         )
 
-    def horizon(self) -> int:
-        """Fewest terms. Bounds: the latest earliest start of a mandatory course, the terms the
-        fewest units need, every shorter horizon the relaxation rules out. Incumbent: a
-        schedule of the relaxation's fewest-units selection; the model searches only between
-        the two when they differ, warm-started from the incumbent."""
-        p, g = self.prep, self.g
-        out, rel = self._fewest_units(p.hmax, None)
-        if out.status == cp_model.INFEASIBLE:
-            return cp_model.INFEASIBLE  # not even the relaxation fits the request's horizon
-        sel: set[str] | None = None
-        h = max([min(p.start[m] for m in g.members[k]) for k in self._mandatory()] + [1])
-        if out.ok:
-            sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
-            self.fewest = math.ceil((out.bound or 0) - 1e-9)
-            while h < p.hmax and self._room(h, None) < self.fewest:
-                h += 1
-            inc = self._schedule(sel, p.hmax, None, "horizon")
-            if inc is not None:
-                self.best = inc
-        top = self.best.terms_used() if self.best else p.hmax
-        while h < top:
-            if self.best is not None and self.best.terms_used() <= h:
-                break
-            out, rel = self._fewest_units(h, None)
+    def _decide(self, horizon: int, load_cap: int | None, stage: str) -> int:
+        """Whether some plan fits `horizon` terms under `load_cap`, cheapest proof first: the
+        relaxation without term variables; a schedule of its selection; the relaxation with
+        them (and a schedule of its selection); the term-indexed model itself. A plan found
+        becomes the incumbent."""
+        tiers: list[bool] = [False, True]
+        for timed in tiers:
+            rel = self._relaxation(horizon, load_cap, timed=timed)
+            limit = self.cfg.relax_time_s if not timed else self.cfg.timed_relax_s
+            out = solve(rel.m, self.cfg, self.budget, limit=limit)
             if out.status == cp_model.INFEASIBLE:
-                h += 1
-                continue
+                return cp_model.INFEASIBLE
             if out.ok:
-                # The relaxation fits h terms: try its own selection there.
-                inc = self._schedule(
-                    {k for k in rel.enc.classes if out.value(rel.taken[k])}, h, None, "horizon"
-                )
+                sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
+                inc = self._schedule(sel, horizon, load_cap, stage)
                 if inc is not None:
                     self.best = inc
-            break
-        if self.best is not None and self.best.terms_used() <= h:
-            return self._proved("horizon", self.best.terms_used())
-        # The model decides each horizon from the bound up, each within its own h terms: a
-        # smaller model and a plain feasibility question (measured faster than minimizing the
-        # horizon over the incumbent's terms).
-        return self._search_up("horizon", h, top)
+                    return cp_model.FEASIBLE
+        enc = self._timed(horizon, load_cap)
+        if self.best is not None:
+            self._hint(enc, self.best.x())
+        else:
+            # Nothing scheduled yet: the greedy plan seeds the search.
+            self._hint(enc, dict.fromkeys(greedy_plan(self.g, self.r, self.utility), 1))
+        out = solve(enc.model, self.cfg, self.budget)
+        if out.ok:
+            self.best = _Solution(enc, out)
+            return cp_model.FEASIBLE
+        return out.status
 
-    def _search_up(self, stage: str, lo: int, top: int) -> int:
-        """The first of lo, lo + 1, ..., top - 1 the model finds a plan within is the optimum
-        (each below it proven infeasible); top when none is (the incumbent's)."""
-        p, g = self.prep, self.g
+    def _up(self, stage: str, lo: int, top: int) -> int:
+        """The first of lo, lo + 1, ... below the incumbent's `top` where a plan fits is the
+        optimum (each below it proven infeasible); `top` when none (the incumbent's). Each is
+        its own feasibility question on a model that size (measured faster than minimizing
+        over the incumbent's model)."""
+        p = self.prep
         # Without an incumbent the top itself is undecided too.
         for v in range(lo, top + (self.best is None)):
             h, cap = (v, None) if stage == "horizon" else (self.F or p.hmax, v)
-            enc = self._timed(h, cap)
-            if self.best is not None:
-                self._hint(enc, self.best.x())
-            else:
-                # Nothing scheduled yet: the greedy plan seeds the search.
-                self._hint(enc, dict.fromkeys(greedy_plan(g, self.r, self.utility), 1))
-            out = solve(enc.model, self.cfg, self.budget, log=True)
-            if out.status == cp_model.INFEASIBLE:
+            status = self._decide(h, cap, stage)
+            if status == cp_model.INFEASIBLE:
                 continue
-            if not out.ok:
-                return out.status
-            self.best = _Solution(enc, out)
+            if status != cp_model.FEASIBLE:
+                return status
             return self._proved(stage, v)
         if self.best is None:
             return cp_model.INFEASIBLE
         return self._proved(stage, top)
 
+    def horizon(self) -> int:
+        """Fewest terms. Lower bounds: the latest earliest start of a mandatory course and the
+        terms the fewest units need (the relaxation's); incumbent: a schedule of the
+        relaxation's fewest-units selection; between the two, each horizon decided."""
+        p, g = self.prep, self.g
+        out, rel = self._fewest_units(p.hmax, None)
+        if out.status == cp_model.INFEASIBLE:
+            return cp_model.INFEASIBLE  # not even the relaxation fits the request's horizon
+        h = max([min(p.start[m] for m in g.members[k]) for k in self._mandatory()] + [1])
+        if out.ok:
+            self.fewest = math.ceil((out.bound or 0) - 1e-9)
+            while h < p.hmax and self._room(h, None) < self.fewest:
+                h += 1
+            sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
+            inc = self._schedule(sel, p.hmax, None, "horizon")
+            if inc is not None:
+                self.best = inc
+        top = self.best.terms_used() if self.best else p.hmax
+        return self._up("horizon", min(h, top), top)
+
     def load(self) -> int:
-        """Lightest busiest term at the proven horizon, bound-first like the horizon. Bounds:
-        the largest mandatory course, the fewest units spread over h terms, every lighter cap
-        the relaxation rules out."""
+        """Lightest busiest term at the proven horizon. Lower bounds: the largest mandatory
+        course, the fewest units spread over the horizon; incumbent: the horizon's plan
+        packed as evenly as its selection goes; between the two, each cap decided."""
         p, g = self.prep, self.g
         h = self.F or p.hmax
         assert self.best is not None
-        # The incumbent's own selection, packed as evenly as it goes.
         inc = self._schedule(self.best.picked(), h, None, "load")
         if inc is not None and inc.max_load() <= self.best.max_load():
             self.best = inc
@@ -382,20 +427,7 @@ class _Ladder:
         cap = max([round(g.class_units(k) * p.scale) for k in self._mandatory()] + [0])
         while cap < top and self._room(h, cap) < self.fewest:
             cap += 1
-        while cap < top:
-            out, rel = self._fewest_units(h, cap)
-            if out.status == cp_model.INFEASIBLE:
-                cap += 1
-                continue
-            if out.ok:
-                sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
-                inc = self._schedule(sel, h, top, "load")
-                if inc is not None and inc.max_load() < top:
-                    self.best, top = inc, inc.max_load()
-            break
-        if top <= cap:
-            return self._proved("load", top)
-        return self._search_up("load", cap, top)
+        return self._up("load", cap, top)
 
     def _proved(self, stage: str, value: int) -> int:
         self.values[stage] = value
@@ -421,14 +453,15 @@ class _Ladder:
         return enc
 
     def _class_stage(self, stage: str) -> int | None:
-        """A stage whose objective is a sum over classes, proven on the relaxation by a
-        cutting-plane loop (a logic-based Benders decomposition): the relaxation's best
-        selection bounds the stage; the model over that selection alone either schedules it
-        at the bound (optimal) or yields the best plan within it, and a cut then asks every
-        better plan for a class outside the selection. The loop ends when the bound meets the
-        best plan; None when it runs out of rounds (the term-indexed model then searches,
-        told the bound)."""
-        rel = self._relaxation(self.F or self.prep.hmax, self.L)
+        """A stage whose objective is a sum over classes. First the relaxation (without term
+        variables, cheap to optimize) bounds it, and a plan over its best selection alone
+        that meets the bound is optimal. Else the term-indexed model searches for a slice
+        of the budget, told the bound. Else a cutting-plane loop (a logic-based Benders
+        decomposition) on the relaxation: the model over each best selection yields the best
+        plan within it, and a cut asks every better plan for a class outside it, until the
+        bound meets the best plan. None when that runs out of rounds too (the model then
+        searches with what is left, told the last bound)."""
+        rel = self._relaxation(self.F or self.prep.hmax, self.L, timed=False)
         for prev, value in self.fixed:
             expr, maximize = self._objective(rel.enc, prev)
             self._fix(rel.m, expr, maximize, value)
@@ -436,9 +469,8 @@ class _Ladder:
         sign = 1 if maximize else -1
         (rel.m.Maximize if maximize else rel.m.Minimize)(expr)
         assert self.best is not None
-        best = self.best
-        lb = sign * self._value(stage, best)
-        for _ in range(self.cfg.cut_rounds):
+        lb = sign * self._value(stage, self.best)
+        for round_ in range(self.cfg.cut_rounds):
             out = solve(rel.m, self.cfg, self.budget, limit=self.cfg.relax_time_s)
             if out.status == cp_model.INFEASIBLE:
                 break  # every plan better than the incumbent is cut off
@@ -455,11 +487,18 @@ class _Ladder:
             (enc.model.Maximize if maximize else enc.model.Minimize)(e)
             got = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
             if got.status == cp_model.OPTIMAL:
-                best, lb = _Solution(enc, got), sign * round(got.objective or 0)
+                self.best, lb = _Solution(enc, got), sign * round(got.objective or 0)
                 if lb >= bound:
                     break
             elif got.status != cp_model.INFEASIBLE:
                 return None
+            if round_ == 0:
+                # The bound is not met at once: the model's own search, a slice of the budget.
+                status = self._search(stage, self.cfg.search_slice_s)
+                if status == cp_model.OPTIMAL:
+                    return status
+                if self.best is not None and self.best.enc is self.M:
+                    lb = max(lb, sign * self._value(stage, self.best))
             # Every plan better than lb takes a class outside this selection.
             better = rel.m.NewBoolVar("")
             rel.m.Add(sign * expr <= lb).OnlyEnforceIf(better.Not())
@@ -472,8 +511,8 @@ class _Ladder:
         self.values[stage] = value
         self.fixed.append((stage, value))
         # Later stages (the tie-break) keep the optimum's selection.
-        self.M, self.M_restricted = self._restricted(best.picked()), True
-        self.best = best
+        self.M, self.M_restricted = self._restricted(self.best.picked()), True
+        self.M_key = (self.F, self.L)
         return cp_model.OPTIMAL
 
     def _value(self, stage: str, sol: _Solution) -> int:
@@ -500,8 +539,18 @@ class _Ladder:
             status = self._class_stage(stage)
             if status is not None:
                 return status
-        if self.M is None or (self.M_restricted and stage != "tiebreak"):
+        return self._search(stage)
+
+    def _search(self, stage: str | None, limit: float | None = None) -> int:
+        """The term-indexed model's own search for `stage` (within `limit` deterministic
+        seconds of the budget), warm-started from the best plan so far."""
+        key = (self.F, self.L)
+        stale = self.M_key != key and stage not in ("horizon", "load")
+        if self.M is None or stale or (self.M_restricted and stage != "tiebreak"):
+            # Built (again) at the proven horizon and load, once both are known: fewer
+            # terms, and tighter room for pruning.
             self.M = self._timed(self.F or self.prep.hmax, self.L, values=True)
+            self.M_key = key
             self.M_restricted = False
             self._cut(self.M)
             for prev, value in self.fixed:
@@ -526,7 +575,7 @@ class _Ladder:
                 # The relaxation's optimum bounds this one: the search need only meet it.
                 m.Add(expr <= self.bounds[stage] if maximize else expr >= self.bounds[stage])
             (m.Maximize if maximize else m.Minimize)(expr)
-        out = solve(m, self.cfg, self.budget, log=True)
+        out = solve(m, self.cfg, self.budget, limit=limit)
         if out.ok:
             self.best = _Solution(enc, out)
         if stage is not None and out.status == cp_model.OPTIMAL:
@@ -587,11 +636,15 @@ def solve_ladder(
     exclude: list[set[str]] | None = None,
     stages: list[str] | None = None,
     rank: int = 1,
+    report: dict[str, Any] | None = None,
 ) -> tuple[str, Plan | None]:
-    """One ladder solve under one budget; status is ok | infeasible | unknown."""
+    """One ladder solve under one budget; status is ok | infeasible | unknown. `report`, if
+    given, receives the solve's model sizes and deterministic seconds, with or without a plan."""
     t0 = time.monotonic()
     ladder = _Ladder(graph, request, cfg, exclude or [])
     status, uncertified = ladder.run(stages if stages is not None else cfg.stages)
+    if report is not None:
+        report.update(model=ladder.sizes(), deterministic_s=round(ladder.budget.used, 3))
     if status == cp_model.INFEASIBLE:
         return "infeasible", None
     if ladder.best is None:
@@ -619,7 +672,7 @@ def solve_ladder(
             for pc in courses
             if fills.get(graph.class_of[pc.course])
         },
-        model={**ladder.model_size, "presolved": ladder.budget.presolved},
+        model=ladder.sizes(),
     )
     return "ok", plan
 

@@ -31,9 +31,13 @@ class SolverConfig:
     prune: bool = True  # exact dominance pruning of pool candidates (planner/prune.py)
     relaxation: bool = True  # horizon and load proven bound-first (planner/relax.py)
     relax_time_s: float = 5.0  # deterministic seconds per relaxation solve
+    timed_relax_s: float = 1.0  # per solve of the relaxation with term variables
     restricted_time_s: float = 2.0  # per schedule of one selection (an incumbent)
     hint_time_s: float = 1.0  # per completion of a hint
     cut_rounds: int = 100  # rounds of the relaxation's cutting-plane loop per stage
+    search_slice_s: float = 5.0  # the model's own search inside a class-sum stage, first try
+    # The model size `pathwise bench planner` asserts for every ladder request.
+    size_limit: dict[str, float] = field(default_factory=lambda: {"x": 3000, "build_s": 1.0})
     option_scale: int = 10
     weighted_sum: dict[str, int] = field(
         default_factory=lambda: {"horizon": 100000, "load": 2000, "utility": 10, "option": 1}
