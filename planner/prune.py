@@ -159,7 +159,7 @@ def _mandatory(g: Hypergraph, roots: list[Expr], done: set[str]) -> set[str]:
 # -- prerequisite implication -----------------------------------------------------------------
 
 
-class _Normalizer:
+class Normalizer:
     """A prerequisite as a canonical form with what is already settled folded in: completed
     courses, consents and acknowledged policies are constants, class standing in scaled units."""
 
@@ -309,7 +309,7 @@ def candidates(
     start: dict[str, int],
     slots: dict[int, Slot],
     hmax: int,
-    norm: _Normalizer,
+    norm: Normalizer,
     scale: int,
     value: Callable[[str], tuple[int, ...]] | None,
 ) -> dict[str, Candidate]:

@@ -1,13 +1,13 @@
 """The ladder's time-free relaxation: KnowPlan, DegreeMap "Exact planning" (bounds that prove a
 stage's optimum without searching the term-indexed model).
 
-One Boolean and one term variable per class instead of a Boolean per course and term. Within a
-horizon of F terms and a load cap of L units, a class is available in the terms where some
-member can be scheduled under the cap; a course named by a prerequisite must be taken in an
-earlier term (a corequisite: no later); pools and class standing only ask that enough be taken
-at all; the units of the plan must fit in the F terms (and, for every tail of the horizon and
-every season in it, the courses that can only go there must fit there), but no single term's
-load is checked. Every plan of the term-indexed model within (F, L) is a solution here, so:
+One Boolean per class instead of one per course and term. Within a horizon of F terms and a
+load cap of L units, a class is available when some member can be scheduled by term F under
+the cap; a prerequisite only asks that what it names be taken at all (class standing: that
+enough units be taken besides the course itself); the plan's units must fit in the F terms,
+counted in whole courses of each size, and so must those of the courses that can only go in a
+tail of the horizon or in one season of it. No term order and no single term's load is
+checked. Every plan of the term-indexed model within (F, L) is a solution here, so:
 infeasible here proves no plan fits (F, L); the fewest units here bound the units any plan
 needs; the best utility here bounds the utility stage. The requirements are the
 term-indexed model's own encoding (planner/encode.py) over these class variables.
@@ -68,14 +68,10 @@ class Relaxation(RequirementEncoder):
         keep: set[str] | None = None,
         exclude: list[set[str]] | None = None,
         min_hamming: int = 2,
-        timed: bool = True,
     ) -> None:
-        """`timed`: with term variables (prerequisite order, each term's cap); without them
-        the relaxation is weaker but far cheaper to optimize (the utility stage's bound)."""
         self.prep, self.g, self.r = prep, prep.graph, prep.request
         self.F, self.L = min(horizon, prep.hmax), load_cap
         self.keep = keep
-        self.timed = timed
         self.exclude, self.min_hamming = exclude or [], min_hamming
         self.m = cp_model.CpModel()
         self.done = prep.done
@@ -94,7 +90,6 @@ class Relaxation(RequirementEncoder):
         taken: dict[str, LinExpr] = dict.fromkeys(self.done, 1)
         units: dict[str, int] = {}
         most: dict[str, int] = {}
-        self.term: dict[str, cp_model.IntVar] = {}
         # (member, term) pairs each class can be scheduled at, for its prerequisites and for
         # the requirements that ask about terms or years.
         where: dict[str, list[tuple[str, int]]] = {}
@@ -111,10 +106,6 @@ class Relaxation(RequirementEncoder):
                 taken[k] = 0
                 continue
             taken[k] = m.NewBoolVar(f"taken[{k}]")
-            if self.timed:
-                self.term[k] = m.NewIntVarFromDomain(
-                    cp_model.Domain.FromValues(sorted({t for _, t in pairs})), f"term[{k}]"
-                )
             units[k] = min(round(g.courses[c].units * scale) for c, _ in pairs)
             most[k] = max(round(g.courses[c].units * scale) for c, _ in pairs)
             where[k] = pairs
@@ -132,8 +123,6 @@ class Relaxation(RequirementEncoder):
         }
         self.enc = RelaxedModel(m, taken, units, total, room, scale)
         self._hall(where, units)
-        if self.timed:
-            self._terms_hold(units)
         for pair in sorted(g.exclusions, key=sorted):
             a, b = sorted(pair)
             if a in taken and b in taken:
@@ -171,47 +160,24 @@ class Relaxation(RequirementEncoder):
                     if sum(worth.values()) > room:
                         self.m.Add(sum(w * self.taken[k] for k, w in worth.items()) <= room)
 
-    def _terms_hold(self, units: dict[str, int]) -> None:
-        """Each term's courses fit its cap: one optional interval of length one per class at
-        its term, in a cumulative of the largest cap, smaller caps padded by fixed demand."""
-        m = self.m
-        top = max((self.cap(t) for t in self.slots), default=0)
-        intervals, demands = [], []
-        for k, u in units.items():
-            if u > 0:
-                intervals.append(
-                    m.NewOptionalFixedSizeIntervalVar(self.term[k], 1, self.taken[k], "")
-                )
-                demands.append(u)
-        for t in self.slots:
-            if self.cap(t) < top:
-                intervals.append(m.NewFixedSizeIntervalVar(t, 1, ""))
-                demands.append(top - self.cap(t))
-        m.AddCumulative(intervals, demands, top)
-
     def _prerequisites(self, k: str, pairs: list[tuple[str, int]]) -> None:
         """taken => the prerequisite of one of the (member, term) offerings it can use."""
         g = self.g
-        alts: dict[tuple[str, int], tuple[str, Expr | None, set[int]]] = {}
+        alts: dict[tuple[str, int], tuple[str, Expr | None]] = {}
         for cid, t in pairs:
             pre = g.courses[cid].prereq_at(self.slots[t].calendar_id)
-            alts.setdefault((cid, id(pre)), (cid, pre, set()))[2].add(t)
-        if any(pre is None for _, pre, _ in alts.values()):
+            alts.setdefault((cid, id(pre)), (cid, pre))
+        if any(pre is None for _, pre in alts.values()):
             return
         lit = self.taken[k]
         if len(alts) == 1:
-            cid, pre, _ = next(iter(alts.values()))
-            self._free(lit, pre, cid, k)
+            cid, pre = next(iter(alts.values()))
+            self._free(lit, pre, cid)
             return
         options = []
-        for cid, pre, terms in alts.values():
+        for cid, pre in alts.values():
             a = self.m.NewBoolVar("")
-            self._free(a, pre, cid, k)
-            if self.timed:
-                # This prerequisite is the one of the offerings in these terms.
-                self.m.AddLinearExpressionInDomain(
-                    self.term[k], cp_model.Domain.FromValues(sorted(terms))
-                ).OnlyEnforceIf(a)
+            self._free(a, pre, cid)
             options.append(a)
         self.m.Add(sum(options) >= lit)
 
@@ -220,38 +186,18 @@ class Relaxation(RequirementEncoder):
             return 0
         return self.taken.get(cls, 0)
 
-    def _earlier(self, enf: cp_model.IntVar, cls: str | None, k: str, gap: int) -> None:
-        """enf => cls taken at least `gap` terms before class k (completed counts as before)."""
-        have = self._have(cls)
-        self.m.Add(enf <= have)
-        if self.timed and cls is not None and not isinstance(have, int):
-            self.m.Add(self.term[cls] <= self.term[k] - gap).OnlyEnforceIf(enf)
-
-    def _before(self, cls: str | None, k: str) -> LinExpr:
-        """A literal for "cls taken in an earlier term than class k" (a prerequisite leaf)."""
-        have = self._have(cls)
-        if isinstance(have, int) or not self.timed:
-            return have
-        lit = self.m.NewBoolVar("")
-        self._earlier(lit, cls, k, 1)
-        return lit
-
-    def _free(self, enf: cp_model.IntVar, e: Expr | None, cid: str, k: str) -> None:
-        """enf => prerequisite e of course cid (of class k), timed only by term order."""
+    def _free(self, enf: cp_model.IntVar, e: Expr | None, cid: str) -> None:
+        """enf => prerequisite e of course cid, every timing dropped."""
         m, g = self.m, self.g
         if e is None:
             return
-        if isinstance(e, CourseRef):
-            self._earlier(enf, g.class_of.get(e.course), k, 1)
-        elif isinstance(e, Coreq | Concurrent):
-            self._earlier(enf, g.class_of.get(e.course), k, 0)
+        if isinstance(e, CourseRef | Coreq | Concurrent):
+            m.Add(enf <= self._have(g.class_of.get(e.course)))
         elif isinstance(e, AllOf):
             for i in e.items:
-                self._free(enf, i, cid, k)
+                self._free(enf, i, cid)
         elif isinstance(e, AnyOf | ChooseN):
-            self._at_least(
-                enf, e, lambda a, i: self._free(a, i, cid, k), lambda c: self._before(c, k)
-            )
+            self._at_least(enf, e, lambda a, i: self._free(a, i, cid), self._have)
         elif isinstance(e, Pool):
             own = g.class_of[cid]
             got = [self._have(p) for p in g.pool_classes(e.pool) if p != own]
@@ -268,8 +214,3 @@ class Relaxation(RequirementEncoder):
             pass
         else:
             m.Add(enf == 0)
-
-
-def class_values(taken: dict[str, LinExpr], solver: cp_model.CpSolver) -> dict[str, int]:
-    """Each class variable's value in a solution."""
-    return {k: int(solver.Value(v)) for k, v in taken.items() if not isinstance(v, int)}

@@ -31,7 +31,6 @@ class SolverConfig:
     prune: bool = True  # exact dominance pruning of pool candidates (planner/prune.py)
     relaxation: bool = True  # horizon and load proven bound-first (planner/relax.py)
     relax_time_s: float = 5.0  # deterministic seconds per relaxation solve
-    timed_relax_s: float = 1.0  # per solve of the relaxation with term variables
     restricted_time_s: float = 2.0  # per schedule of one selection (an incumbent)
     hint_time_s: float = 1.0  # per completion of a hint
     cut_rounds: int = 100  # rounds of the relaxation's cutting-plane loop per stage

@@ -19,7 +19,7 @@ from planner.hypergraph import compile_graph
 from planner.presolve import prepare
 from planner.profile import Request
 from planner.prune import (
-    _Normalizer,
+    Normalizer,
     analyse_roles,
     bound_capacity,
     candidates,
@@ -37,7 +37,7 @@ VECTOR = ("horizon", "load", "utility_option")
 
 def _form(g, expr, cid="X 1"):
     prep_done: set[str] = set()
-    return _Normalizer(g, prep_done, 0, set(), lambda _p: False, 1).form(expr, cid)
+    return Normalizer(g, prep_done, 0, set(), lambda _p: False, 1).form(expr, cid)
 
 
 def test_implication_is_sound_on_the_shapes_catalogs_use():
@@ -74,7 +74,7 @@ def test_dominated_pool_candidates_are_pruned_and_named_ones_kept(cfg):
     req = Request(program="P", horizon=2, max_units_per_term=8)
     p = prepare(g, req)
     roles = analyse_roles(g, p.exprs, p.rel, p.done, p.scale)
-    norm = _Normalizer(g, p.done, 0, set(), p.acknowledged, p.scale)
+    norm = Normalizer(g, p.done, 0, set(), p.acknowledged, p.scale)
     cands = candidates(g, p.rel - p.done, roles, p.start, p.slots, 2, norm, p.scale, None)
     assert "E 5" not in cands and "E 5" in roles.mandatory
     # Two terms of 8 units hold four 4-unit courses, one of them E 5: a candidate with three
