@@ -1,6 +1,6 @@
 """How the planner's cost grows with catalog size: KnowPlan, DegreeMap "Exact planning" (the
-60 s budget) on synthetic catalogs of 300, 1,000 and 3,000 courses, the ladder alone, before
-and after a change, side by side in one run.
+60 s budget) on synthetic catalogs of 300, 1,000 and 3,000 courses: the ladder before and after
+a change, and the single weighted sum after it, side by side in one run.
 
     git worktree add /tmp/planner-before main
     .venv/bin/python -m benchmarks.bench_planner_scaling --before /tmp/planner-before \\
@@ -8,11 +8,12 @@ and after a change, side by side in one run.
     git worktree remove /tmp/planner-before
 
 Each arm runs benchmarks/planner_arm.py in its own process with its tree's `planner` first on
-the path (the before arm: the checkout given; the after arm: this one), one size after the
-other, every request verified. Writes benchmarks/results/planner_scaling.{json,md} (every
-request's row included). Resumable: each arm checkpoints its rows in
-WORK/{before,after}-cN.jsonl and a rerun skips them, so the sizes can be run one at a time
-(each under its own exclusive lock) and the last run renders them all.
+the path (the before arm: the checkout given; the after and weighted-sum arms: this one), every
+request verified. Per size, two processes run at once, one per core: the before arm, and the
+after arm followed by the weighted sum (each single-threaded). Writes
+benchmarks/results/planner_scaling.{json,md} (every request's row included). Resumable: each
+arm checkpoints its rows in WORK/{arm}-cN.jsonl and a rerun skips them, so the sizes can be
+run one at a time (each under its own exclusive lock) and the last run renders them all.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import os
 import statistics
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -32,10 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 ARM = Path(__file__).resolve().parent / "planner_arm.py"
 
 
-def run_arm(tree: Path, courses: int, pairs: int, seed: int, budget: float | None,
+# Arm name -> the planner method its process runs.
+METHOD = {"before": "ladder", "after": "ladder", "weighted_sum": "weighted_sum"}
+
+
+def run_arm(tree: Path, name: str, courses: int, pairs: int, seed: int, budget: float | None,
             rows: Path) -> list[dict[str, Any]]:  # fmt: skip
     cmd = [sys.executable, str(ARM), "--courses", str(courses), "--pairs", str(pairs)]
-    cmd += ["--seed", str(seed), "--rows", str(rows)]
+    cmd += ["--seed", str(seed), "--rows", str(rows), "--method", METHOD[name]]
     cmd += ["--budget", str(budget)] if budget is not None else []
     env = {**os.environ, "PYTHONPATH": str(tree)}
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
@@ -79,14 +85,31 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("runs/bench-planner-scaling"))
     args = parse(ap, "planner_scaling")  # fmt: skip
     args.work.mkdir(parents=True, exist_ok=True)
-    arms = {"after": ROOT} | ({"before": args.before.resolve()} if args.before else {})
+    trees = {"after": ROOT, "weighted_sum": ROOT}
+    if args.before:
+        trees["before"] = args.before.resolve()
+    # One process per core: the before arm beside the after arm and then the weighted sum.
+    lanes = [[a for a in lane if a in trees] for lane in (["before"], ["after", "weighted_sum"])]
     sizes: dict[int, dict[str, Any]] = {}
     for n in args.sizes:
-        sizes[n] = {}
-        for name in sorted(arms):  # before, then after
-            rows = run_arm(arms[name], n, args.pairs, args.seed, args.budget,
-                           args.work / f"{name}-c{n}.jsonl")  # fmt: skip
-            sizes[n][name] = {"summary": summarize(rows), "rows": rows}
+
+        def lane_rows(lane: list[str], n: int = n) -> dict[str, list[dict[str, Any]]]:
+            return {
+                name: run_arm(
+                    trees[name],
+                    name,
+                    n,
+                    args.pairs,
+                    args.seed,
+                    args.budget,
+                    args.work / f"{name}-c{n}.jsonl",
+                )
+                for name in lane
+            }
+
+        with ThreadPoolExecutor(len(lanes)) as pool:
+            done = [r for lane in pool.map(lane_rows, lanes) for r in lane.items()]
+        sizes[n] = {name: {"summary": summarize(rows), "rows": rows} for name, rows in done}
     result = {
         "config": {"pairs": args.pairs, "seed": args.seed, "budget_s": args.budget or 60.0},
         "sizes": sizes,
@@ -99,52 +122,60 @@ def _cell(s: dict[str, Any] | None, key: str) -> str:
     return "-" if not s else f"{s[key]:g}"
 
 
+ARM_LABEL = {"before": "ladder, before", "after": "ladder, after", "weighted_sum": "weighted sum"}
+
+
 def render(result: dict[str, Any]) -> str:
     c = result["config"]
     lines = [
         "# Planner scaling (synthetic catalogs)",
         "",
-        f"The ladder alone, top-1, {c['pairs']} requests per size, seed {c['seed']}, budget "
-        f"{c['budget_s']:g} s per request: before, wall-clock seconds (the code as it was); "
-        "after, CP-SAT deterministic seconds (its own work measure, the same on a loaded "
-        "machine). Every plan checked by the independent verifier. Model: the largest "
-        "term-indexed model the ladder built (course x term variables, `x`); after, the "
-        "bound-first ladder also builds a relaxation with one Boolean and one term per class.",
+        f"Top-1, {c['pairs']} requests per size, seed {c['seed']}, budget {c['budget_s']:g} s "
+        "per request. Ladder before: the code as it was (a wall-clock budget); ladder after and "
+        "the single weighted sum: this code (a budget in CP-SAT deterministic seconds, its own "
+        "work measure, the same on a loaded machine). Every plan checked by the independent "
+        "verifier. x: course x term variables of the largest term-indexed model the solve built "
+        "(after, the ladder also builds a time-free relaxation with one Boolean per class).",
         "",
         "| courses | arm | certified | proven infeasible | uncertified | median wall s "
         "| p95 wall s | median det. s | median x | max x | max build s |",
         "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for n, arms in result["sizes"].items():
-        for name in ("before", "after"):
+        for name in ("before", "after", "weighted_sum"):
             if name not in arms:
                 continue
             s = arms[name]["summary"]
             lines.append(
-                f"| {n} | {name} | {s['certified']}/{s['pairs']} | {s['infeasible']} | "
+                f"| {n} | {ARM_LABEL[name]} | {s['certified']}/{s['pairs']} | {s['infeasible']} | "
                 f"{s['uncertified']} | {_cell(s['wall_s'], 'median')} | "
                 f"{_cell(s['wall_s'], 'p95')} | {_cell(s['deterministic_s'], 'median')} | "
                 f"{_cell(s['x'], 'median')} | {_cell(s['x'], 'max')} | {s['max_build_s']:g} |"
             )
     lines += ["", "## Every request", ""]
     for n, arms in result["sizes"].items():
+        by = {a: {r["pair"]: r for r in arms[a]["rows"]} for a in arms}
         lines += [
             f"### {n} courses",
             "",
-            "| pair | program | before | x | wall s | after | x | wall s | det. s |",
-            "| ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |",
+            "| pair | program | before | x | wall s | after | x | wall s | det. s "
+            "| weighted sum | x | det. s |",
+            "| ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | ---: |",
         ]
-        before = {r["pair"]: r for r in arms.get("before", {}).get("rows", [])}
         for r in arms["after"]["rows"]:
-            b = before.get(r["pair"])
+            b, w = by.get("before", {}).get(r["pair"]), by.get("weighted_sum", {}).get(r["pair"])
             lines.append(
-                f"| {r['pair']} | {r['program']} | {_state(b)} | "
-                f"{b['model'].get('x', '-') if b else '-'} | {b['wall_s'] if b else '-'} | "
-                f"{_state(r)} | {r['model'].get('x', '-')} | {r['wall_s']} | "
-                f"{r['deterministic_s']} |"
+                f"| {r['pair']} | {r['program']} | {_state(b)} | {_x(b)} | "
+                f"{b['wall_s'] if b else '-'} | {_state(r)} | {_x(r)} | {r['wall_s']} | "
+                f"{r['deterministic_s']} | {_state(w)} | {_x(w)} | "
+                f"{w['deterministic_s'] if w else '-'} |"
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def _x(r: dict[str, Any] | None) -> Any:
+    return r["model"].get("x", "-") if r else "-"
 
 
 def _state(r: dict[str, Any] | None) -> str:

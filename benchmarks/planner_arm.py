@@ -1,5 +1,6 @@
-"""One arm of benchmarks/bench_planner_scaling.py: the ladder of whichever `planner` package
-is first on the path, on one synthetic catalog, one JSON row per request.
+"""One arm of benchmarks/bench_planner_scaling.py: the ladder (or the single weighted sum) of
+whichever `planner` package is first on the path, on one synthetic catalog, one JSON row per
+request.
 
 Run as a script, not a module, so that a checkout given in PYTHONPATH supplies `planner` (the
 "before" arm runs the code of another worktree this way):
@@ -48,6 +49,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", type=float, default=None)
     ap.add_argument("--rows", type=Path, required=True)
+    ap.add_argument("--method", choices=["ladder", "weighted_sum"], default="ladder")
     args = ap.parse_args()
     docs = make_catalog(args.seed, args.courses)
     graph, verifier = compile_graph(docs), Verifier(docs)
@@ -63,6 +65,8 @@ def main() -> None:
             # The ladder of issue 32 reports what it built, with or without a plan.
             report: dict = {}
             kwargs = {"report": report} if "report" in signature(solve_ladder).parameters else {}
+            if args.method == "weighted_sum":
+                kwargs["stages"] = ["weighted"]
             t0 = time.monotonic()
             status, plan = solve_ladder(graph, req, cfg, **kwargs)
             wall = time.monotonic() - t0

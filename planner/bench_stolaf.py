@@ -112,7 +112,8 @@ def _pair(
             plans = result["plans"]
             certified = bool(plans) and all(p["certified"] for p in plans)
             r, entries = parse_plan(result, "plan")
-            checks = verify_plans(docs, r, entries, sections)
+            # A request without a plan (infeasible, or nothing found) has nothing to verify.
+            checks = verify_plans(docs, r, entries, sections) if entries else []
             verified = bool(checks) and all(not vs for _, vs in checks)
             causes = sorted({c["kind"] for g in result["causes"] for c in g["causes"]})
             utility = plans[0]["utility"] if plans else None

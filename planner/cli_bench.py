@@ -26,6 +26,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         rows: Path = typer.Option(
             None, help="JSONL checkpoint of finished pairs; rerun with it to resume"
         ),
+        method: list[str] = typer.Option(
+            None, help="planners: ladder, weighted_sum, greedy (repeatable; default all three)"
+        ),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         results: Results = None,
         overwrite: Overwrite = False,
@@ -34,12 +37,18 @@ def register_bench(bench_app: typer.Typer) -> None:
         request's model size is reported, and the command fails (exit 1) when a ladder
         request's model exceeds planner/config/solver.yaml `size_limit`."""
         from common.results import write_results
-        from planner.bench import render_markdown, run_bench, size_check
+        from planner.bench import METHODS, render_markdown, run_bench, size_check
 
+        _known_methods(method, METHODS)
         refuse_results(results, overwrite)
         try:
             summary = run_bench(
-                pairs=pairs, seed=seed, n_courses=courses, budget=budget, rows_path=rows
+                pairs=pairs,
+                seed=seed,
+                n_courses=courses,
+                budget=budget,
+                rows_path=rows,
+                methods=tuple(m for m in METHODS if m in method) if method else METHODS,
             )
         except (ValueError, OSError) as exc:
             fail(exc)
@@ -87,11 +96,7 @@ def register_bench(bench_app: typer.Typer) -> None:
         from planner.documents import DocumentError
         from planner.term_files import TermFileError
 
-        unknown = sorted(set(method or ()) - set(METHODS))
-        if unknown:
-            raise typer.BadParameter(
-                f"unknown planner(s): {', '.join(unknown)}", param_hint="--method"
-            )
+        _known_methods(method, METHODS)
         refuse_results(results, overwrite)
         try:
             result = run_stolaf(
@@ -112,3 +117,9 @@ def register_bench(bench_app: typer.Typer) -> None:
         typer.echo(render_markdown(result))
         if as_json:
             typer.echo(json.dumps({"programs": result["programs"]}))
+
+
+def _known_methods(method: list[str] | None, known: tuple[str, ...]) -> None:
+    unknown = sorted(set(method or ()) - set(known))
+    if unknown:
+        raise typer.BadParameter(f"unknown planner(s): {', '.join(unknown)}", param_hint="--method")

@@ -26,6 +26,28 @@ def test_bench_planner_json_shape():
     assert data["ladder"]["certified"] == 2
 
 
+def test_bench_planner_asserts_the_model_size_limit(monkeypatch):
+    from planner import bench
+
+    args = ["bench", "planner", "--pairs", "1", "--seed", "3", "--courses", "150"]
+    args += ["--method", "ladder", "--json"]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert set(json.loads(res.output)) == {"ladder"}
+    # The same request against a limit it cannot meet: named, and the command fails.
+    run = bench.run_bench
+
+    def tight(*a, **k):
+        out = run(*a, **k)
+        out["config"]["size_limit"] = {"x": 1, "build_s": 1.0}
+        return out
+
+    monkeypatch.setattr(bench, "run_bench", tight)
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 1
+    assert "model size limit exceeded: pair 0" in res.output
+
+
 def test_committed_schemas_match_models():
     for name, schema in json_schemas().items():
         path = SCHEMAS / name.replace(".json", ".schema.json")

@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from planner.bench_stolaf import run_stolaf
 from planner.documents import load_docs
 from planner.hypergraph import compile_graph
 from planner.profile import Request
@@ -85,3 +86,11 @@ def test_text_request_reads_major_load_and_interest():
     assert q.request.program is None and "Exercise Science" in q.question
     req = parse_text("The Computer Science major, completed CSCI 121 and CSCI 999; 6 terms", g)
     assert req.completed == ["CSCI 121"] and "course:CSCI 999" in req.unresolved
+
+
+def test_bench_stolaf_counts_an_infeasible_pair_without_verifying_it():
+    # An infeasible request has no plan: counted as infeasible, never sent to the verifier.
+    result = run_stolaf(DOCS, None, ["biology"], ["heavy"], None, 1, methods=("ladder",))
+    assert result["programs"]["biology"]["infeasible"] == 1
+    row = result["rows"][0]["ladder"]
+    assert row["status"] == "infeasible" and not row["verified"] and row["causes"]
