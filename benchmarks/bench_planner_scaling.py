@@ -39,7 +39,12 @@ METHOD = {"before": "ladder", "after": "ladder", "weighted_sum": "weighted_sum"}
 
 
 def run_arm(tree: Path, name: str, courses: int, pairs: int, seed: int, budget: float | None,
-            rows: Path) -> list[dict[str, Any]]:  # fmt: skip
+            rows: Path, render_only: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    if render_only:
+        if not rows.exists():
+            return []
+        out = [json.loads(line) for line in rows.read_text().splitlines() if line]
+        return sorted((r for r in out if r["pair"] < pairs), key=lambda r: r["pair"])
     cmd = [sys.executable, str(ARM), "--courses", str(courses), "--pairs", str(pairs)]
     cmd += ["--seed", str(seed), "--rows", str(rows), "--method", METHOD[name]]
     cmd += ["--budget", str(budget)] if budget is not None else []
@@ -50,7 +55,13 @@ def run_arm(tree: Path, name: str, courses: int, pairs: int, seed: int, budget: 
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts, wall and deterministic seconds over every request, and model sizes."""
+    """Counts, wall and deterministic seconds over every request, and model sizes (rows of
+    an arm that only built models: sizes alone)."""
+    solved = [r for r in rows if r["status"] != "not solved"]
+    if not solved:
+        xs = [r["model"].get("x", 0) for r in rows]
+        return {"pairs": len(rows), "solved": False, "x": spread(xs, digits=0),
+                "max_build_s": max(r["model"].get("build_s", 0.0) for r in rows)}  # fmt: skip
     walls = [r["wall_s"] for r in rows]
     dets = [r["deterministic_s"] for r in rows if r["deterministic_s"] is not None]
     xs = [r["model"].get("x", 0) for r in rows]
@@ -74,6 +85,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[300, 1000, 3000])
     ap.add_argument("--pairs", type=int, default=20, help="(program, profile) pairs per size")
+    ap.add_argument(
+        "--before-pairs",
+        type=int,
+        default=None,
+        help="only the first N pairs in the before arm (its wall-clock budget makes it the "
+        "slowest: 60 s for every request it does not certify); default all",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", type=float, default=None, help="seconds per solve (default 60)")
     ap.add_argument(
@@ -83,6 +101,11 @@ def main() -> None:
         help="a checkout of the code to compare against (e.g. a worktree of main)",
     )
     ap.add_argument("--work", type=Path, default=Path("runs/bench-planner-scaling"))
+    ap.add_argument(
+        "--render-only",
+        action="store_true",
+        help="solve nothing: render the rows already checkpointed in WORK",
+    )
     args = parse(ap, "planner_scaling")  # fmt: skip
     args.work.mkdir(parents=True, exist_ok=True)
     trees = {"after": ROOT, "weighted_sum": ROOT}
@@ -99,19 +122,25 @@ def main() -> None:
                     trees[name],
                     name,
                     n,
-                    args.pairs,
+                    args.before_pairs or args.pairs if name == "before" else args.pairs,
                     args.seed,
                     args.budget,
                     args.work / f"{name}-c{n}.jsonl",
+                    args.render_only,
                 )
                 for name in lane
             }
 
         with ThreadPoolExecutor(len(lanes)) as pool:
             done = [r for lane in pool.map(lane_rows, lanes) for r in lane.items()]
-        sizes[n] = {name: {"summary": summarize(rows), "rows": rows} for name, rows in done}
+        sizes[n] = {name: {"summary": summarize(rows), "rows": rows} for name, rows in done if rows}
     result = {
-        "config": {"pairs": args.pairs, "seed": args.seed, "budget_s": args.budget or 60.0},
+        "config": {
+            "pairs": args.pairs,
+            "before_pairs": args.before_pairs or args.pairs,
+            "seed": args.seed,
+            "budget_s": args.budget or 60.0,
+        },
         "sizes": sizes,
     }
     write_results("planner_scaling", result, render(result), overwrite=args.overwrite,
@@ -130,7 +159,8 @@ def render(result: dict[str, Any]) -> str:
     lines = [
         "# Planner scaling (synthetic catalogs)",
         "",
-        f"Top-1, {c['pairs']} requests per size, seed {c['seed']}, budget {c['budget_s']:g} s "
+        f"Top-1, {c['pairs']} requests per size (the before arm: the first "
+        f"{c.get('before_pairs', c['pairs'])}), seed {c['seed']}, budget {c['budget_s']:g} s "
         "per request. Ladder before: the code as it was (a wall-clock budget); ladder after and "
         "the single weighted sum: this code (a budget in CP-SAT deterministic seconds, its own "
         "work measure, the same on a loaded machine). Every plan checked by the independent "
@@ -146,6 +176,13 @@ def render(result: dict[str, Any]) -> str:
             if name not in arms:
                 continue
             s = arms[name]["summary"]
+            if s.get("solved") is False:
+                lines.append(
+                    f"| {n} | {ARM_LABEL[name]} | not solved ({s['pairs']} models built) | - "
+                    f"| - | - | - | - | {_cell(s['x'], 'median')} | {_cell(s['x'], 'max')} | "
+                    f"{s['max_build_s']:g} |"
+                )
+                continue
             lines.append(
                 f"| {n} | {ARM_LABEL[name]} | {s['certified']}/{s['pairs']} | {s['infeasible']} | "
                 f"{s['uncertified']} | {_cell(s['wall_s'], 'median')} | "
@@ -166,12 +203,16 @@ def render(result: dict[str, Any]) -> str:
             b, w = by.get("before", {}).get(r["pair"]), by.get("weighted_sum", {}).get(r["pair"])
             lines.append(
                 f"| {r['pair']} | {r['program']} | {_state(b)} | {_x(b)} | "
-                f"{b['wall_s'] if b else '-'} | {_state(r)} | {_x(r)} | {r['wall_s']} | "
+                f"{_wall(b)} | {_state(r)} | {_x(r)} | {r['wall_s']} | "
                 f"{r['deterministic_s']} | {_state(w)} | {_x(w)} | "
                 f"{w['deterministic_s'] if w else '-'} |"
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def _wall(r: dict[str, Any] | None) -> Any:
+    return r["wall_s"] if r and r["wall_s"] is not None else "-"
 
 
 def _x(r: dict[str, Any] | None) -> Any:
@@ -181,6 +222,8 @@ def _x(r: dict[str, Any] | None) -> Any:
 def _state(r: dict[str, Any] | None) -> str:
     if r is None:
         return "-"
+    if r["status"] == "not solved":
+        return "not solved"
     if r["certified"]:
         return "certified"
     if r["status"] == "infeasible":

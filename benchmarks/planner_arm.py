@@ -50,6 +50,11 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=None)
     ap.add_argument("--rows", type=Path, required=True)
     ap.add_argument("--method", choices=["ladder", "weighted_sum"], default="ladder")
+    ap.add_argument(
+        "--sizes-only",
+        action="store_true",
+        help="build each request's single model and record its size; solve nothing",
+    )
     args = ap.parse_args()
     docs = make_catalog(args.seed, args.courses)
     graph, verifier = compile_graph(docs), Verifier(docs)
@@ -61,6 +66,13 @@ def main() -> None:
     with args.rows.open("a") as sink:
         for i, req in enumerate(make_profiles(docs, args.pairs, args.seed)):
             if i in done:
+                continue
+            if args.sizes_only:
+                row = {"pair": i, "program": req.program, "status": "not solved",
+                       "certified": False, "stage": None, "violations": [], "wall_s": None,
+                       "deterministic_s": None, "stage_values": {},
+                       "model": _one_model(graph, req, cfg)}  # fmt: skip
+                sink.write(json.dumps(row) + "\n")
                 continue
             # The ladder of issue 32 reports what it built, with or without a plan.
             report: dict = {}
