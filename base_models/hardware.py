@@ -18,9 +18,26 @@ def cpu_flags(cpuinfo: Path = CPUINFO) -> set[str]:
     return set(read_cpuinfo(cpuinfo).get("flags", "").split())
 
 
+def isa_capped() -> str | None:
+    """The variable that caps torch's and oneDNN's kernels below AVX512 in this process
+    (`ONEDNN_MAX_CPU_ISA=AVX2 ATEN_CPU_CAPABILITY=avx2` is how an AVX2-only CPU is approximated),
+    or None. Under such a cap the bf16 units are not used, so bf16 would be emulated."""
+    import os
+
+    for var in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA"):
+        value = os.environ.get(var, "").strip().lower()
+        if value and not value.startswith(("avx512", "amx", "all")):
+            return f"{var}={os.environ[var]}"
+    return None
+
+
 def cpu_bf16_unit(flags: set[str] | None = None) -> str | None:
-    """The name of a bf16 matrix unit (AMX-BF16, AVX512-BF16), or None where bf16 is emulated."""
-    flags = cpu_flags() if flags is None else flags
+    """The name of a bf16 matrix unit (AMX-BF16, AVX512-BF16), or None where bf16 is emulated
+    (no such unit, or this process's kernels capped below it: `isa_capped`)."""
+    if flags is None:
+        if isa_capped():
+            return None
+        flags = cpu_flags()
     return next((name for flag, name in BF16_FLAGS.items() if flag in flags), None)
 
 

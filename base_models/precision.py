@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from base_models.hardware import cpu_bf16_unit
+from base_models.hardware import cpu_bf16_unit, isa_capped
 
 
 def bf16_support(flags: set[str] | None = None) -> tuple[bool, str]:
@@ -18,6 +18,9 @@ def bf16_support(flags: set[str] | None = None) -> tuple[bool, str]:
     unit = cpu_bf16_unit(flags)
     if unit is not None:
         return True, f"CPU has {unit}"
+    capped = isa_capped() if flags is None else None
+    if capped:
+        return False, f"{capped} caps the kernels below the bf16 units: bf16 would be emulated"
     return False, "CPU has neither AMX-BF16 nor AVX512-BF16: bf16 would be emulated"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from catalogbrowse.emit import emit
 from catalogbrowse.fallback import ClauseModel
 from catalogbrowse.infer import inferred
 from catalogbrowse.policy import Scorer, load_config
+from catalogbrowse.prereq import parse_prereq
 from catalogbrowse.source import BudgetExhausted, GateClient, state_hash
 from catalogbrowse.state import CatalogState
 from planner.documents import save_docs
@@ -49,6 +51,34 @@ def replay(root: str, state: CatalogState) -> CatalogState:
 
 def _done(state: CatalogState) -> int:
     return sum(o.done for o in state.obligations(inferred(state)).values())
+
+
+def _type_spans(
+    state: CatalogState, model: ClauseModel, client: GateClient
+) -> tuple[dict[str, Any], int]:
+    """The clause model on the spans the grammar left untyped, within the gate's model budget:
+    each distinct span once, the spans most courses share first (a call discharges the prereq
+    obligation of every course carrying its span). Returns span -> clause and the calls made."""
+    counts: Counter[str] = Counter()
+    texts = [e.prereq.value for e in state.courses.values() if e.prereq is not None]
+    texts += [f.value for rec, _url in state.programs.values() for _label, f in rec.groups]
+    for text in texts:
+        counts.update({s.text for s in parse_prereq(text).unresolved})
+    typed: dict[str, Any] = {}
+    paid = [0]
+
+    def seal(s: str, attempt: int) -> None:
+        client.seal_model_call(s, attempt, state_hash(state.summary()))
+        paid[0] += 1
+
+    for span, _n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        try:
+            res = model(span, seal)
+        except BudgetExhausted:
+            break
+        if res.clause is not None:
+            typed[span] = res.clause
+    return typed, paid[0]
 
 
 def browse(
@@ -117,23 +147,11 @@ def browse(
             if progress:
                 progress(len(state.opened))
 
-        def fallback(span: str):
-            nonlocal calls
-            if model is None:
-                return None
-
-            def seal(s: str, attempt: int) -> None:
-                client.seal_model_call(s, attempt, state_hash(state.summary()))
-
-            try:
-                res = model(span, seal)
-            except BudgetExhausted:
-                return None
-            calls += res.calls
-            return res.clause
-
+        typed: dict[str, Any] = {}
+        if model is not None:
+            typed, calls = _type_spans(state, model, client)
         institution = client.info.get("institution") or root
-        emitted = emit(state, institution, fallback if model is not None else None)
+        emitted = emit(state, institution, typed.get if model is not None else None)
         receipts = client.receipts()
     finally:
         client.close()

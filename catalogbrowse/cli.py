@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from common.cli import ApiKey
+from common.cli import ApiKey, Endpoint
 from common.cli import fail as _fail
 
 app = typer.Typer(
@@ -180,49 +180,141 @@ def verify(
     typer.echo(f"{run}: certificate verifies ({verdict.certificate['summary']})")
 
 
+def _subjects(path: Path | None) -> dict[str, str] | None:
+    if path is None:
+        return None
+    try:
+        table = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        _fail(f"--subjects {path}: {exc}")
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        _fail(f"--subjects {path}: expected a JSON object of department name -> code")
+    return table
+
+
+def _answer(clause, by_model: list[str], left: list[str]) -> dict:
+    ast = clause.prerequisite
+    return {
+        "ast": ast.model_dump(mode="json") if ast is not None else None,
+        "unresolved": left,
+        "by_model": by_model,
+    }
+
+
+def _batch_line(raw: str, number: int, file: Path) -> str:
+    """The text of one input line; ValueError naming the line when it is not {"text": str}."""
+    try:
+        obj = json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"{file} line {number}: not JSON ({exc.msg})") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+        raise ValueError(f'{file} line {number}: expected an object with a string "text"')
+    return obj["text"]
+
+
 @app.command("parse-prereq")
 def parse_prereq(
-    text: str = typer.Argument(..., help="one prerequisite string"),
+    text: str = typer.Argument(None, help="one prerequisite string (or --batch FILE)"),
+    batch: Path = typer.Option(
+        None,
+        help='JSON lines {"text": ...}; one answer line per input line, in order. A malformed '
+        "line is answered with an error naming its number; the others are still answered.",
+    ),
     as_json: bool = typer.Option(
-        False, "--json", help='exactly one JSON object: {"ast": ..., "unresolved": [...]}'
+        False,
+        "--json",
+        help='one JSON object per string: {"ast": ..., "unresolved": [...], "by_model": [...]}',
     ),
     model: bool = typer.Option(
-        False, "--model", help="allow the clause-model fallback on untyped spans"
+        False,
+        "--model",
+        help="type the spans the grammar cannot with the clause model: the trained model at "
+        "runs/clause-model/model ($PATHWISE_CLAUSE_MODEL) unless --endpoint or --model-dir",
     ),
-    endpoint: str = typer.Option(None, help="fallback: OpenAI-compatible endpoint"),
-    served_name: str = typer.Option(None, help="fallback: served model name"),
+    endpoint: Endpoint = None,
     api_key: ApiKey = None,
+    served_name: str = typer.Option(
+        None, help="fallback: model name at --endpoint (default: the one it serves)"
+    ),
     model_dir: Path = typer.Option(None, help="fallback: checkpoint run in-process"),
     adapter: Path = typer.Option(None, help="fallback: LoRA adapter for --model-dir"),
+    layout: str = typer.Option(
+        None, help="fallback: answer layout (default: the model card's; tree | keyed | prefix)"
+    ),
+    subjects: Path = typer.Option(
+        None, help='department names to codes, JSON {"psychology": "PSYCH", ...}'
+    ),
 ) -> None:
-    """A prerequisite string to its typed clause AST (grammar first; --model for the fallback)."""
+    """Prerequisite prose to its typed clause AST: the grammar first, the clause model
+    (--model) only on the spans the grammar cannot type."""
+    from catalogbrowse.clause_card import default_model_dir
     from catalogbrowse.emit import type_prose
 
+    if (text is None) == (batch is None):
+        _fail("give one prerequisite string or --batch FILE")
+    table = _subjects(subjects)
     fb = None
-    if model:
+    if model or endpoint or model_dir:
         from catalogbrowse.backend import clause_model
         from serving.client import EndpointAuthError
 
         try:
-            cm = clause_model(endpoint, served_name, model_dir, adapter, api_key)
+            cm = clause_model(
+                endpoint, served_name, model_dir, adapter, api_key, layout, table,
+                default_dir=default_model_dir(),
+            )  # fmt: skip
         except (ValueError, OSError, EndpointAuthError) as exc:
             _fail(str(exc))
-        fb = lambda span: cm(span).clause  # noqa: E731
-    try:
-        clause, by_model, left = type_prose(text, fb)
-    except RuntimeError as exc:  # the endpoint failed (serving.client.ChatRequestError)
-        _fail(str(exc))
-    ast = clause.prerequisite.model_dump(mode="json") if clause.prerequisite is not None else None
-    if as_json:
-        sys.stdout.write(json.dumps({"ast": ast, "unresolved": left}) + "\n")
+        seen: dict[str, object] = {}
+
+        def fb(span: str):
+            if span not in seen:
+                seen[span] = cm(span).clause
+            return seen[span]
+
+    if batch is None:
+        try:
+            clause, by_model, left = type_prose(text, fb, table)
+        except RuntimeError as exc:  # the endpoint failed (after its retries)
+            _fail(str(exc))
+        if as_json:
+            sys.stdout.write(json.dumps(_answer(clause, by_model, left)) + "\n")
+            return
+        ast = clause.prerequisite
+        typer.echo(json.dumps(ast.model_dump(mode="json") if ast is not None else None, indent=1))
+        if clause.recommended:
+            typer.echo(f"recommended: {', '.join(clause.recommended)}")
+        for s in by_model:
+            typer.echo(f"typed by the model: {s!r}")
+        for s in left:
+            typer.echo(f"unresolved: {s!r}")
         return
-    typer.echo(json.dumps(ast, indent=1))
-    if clause.recommended:
-        typer.echo(f"recommended: {', '.join(clause.recommended)}")
-    for s in by_model:
-        typer.echo(f"typed by the model: {s!r}")
-    for s in left:
-        typer.echo(f"unresolved: {s!r}")
+    _run_batch(batch, fb, table)
+
+
+def _run_batch(batch: Path, fb, table) -> None:
+    from tqdm import tqdm
+
+    from catalogbrowse.emit import type_prose
+
+    try:
+        lines = batch.read_text().splitlines()
+    except OSError as exc:
+        _fail(f"--batch {batch}: {exc.strerror or exc}")
+    bad = 0
+    for number, raw in enumerate(tqdm(lines, desc="parse-prereq", unit="line", file=sys.stderr), 1):
+        try:
+            clause, by_model, left = type_prose(_batch_line(raw, number, batch), fb, table)
+            out = _answer(clause, by_model, left)
+        except (ValueError, RuntimeError) as exc:  # a malformed line, or the endpoint failed
+            bad += 1
+            typer.echo(f"error: {exc}", err=True)
+            out = {"error": str(exc)}
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+    if bad:
+        typer.echo(f"error: {bad} of {len(lines)} lines of {batch} were not answered", err=True)
+        raise typer.Exit(2)
 
 
 def register(root: typer.Typer) -> typer.Typer:

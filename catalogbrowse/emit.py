@@ -9,7 +9,7 @@ listed in facts.jsonl with the page and span it was read from.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from catalogbrowse.prereq import parse_prereq
@@ -31,7 +31,8 @@ from planner.documents import (
 )
 
 STANDING_UNITS = {"sophomore": 30.0, "junior": 60.0, "senior": 90.0}
-# span -> validated clause or None; supplied by the agent when the model fallback is on.
+# span -> validated clause (its prerequisite None: the span states no requirement), or None when
+# the span stays unresolved; supplied by the agent when the model fallback is on.
 Fallback = Callable[[str], Clause | None]
 
 
@@ -48,29 +49,40 @@ def _prov(loc: Located) -> Provenance:
 
 
 def _replace_unsupported(node, fixed: dict[str, object]):
+    """`node` with each typed span's unsupported leaf replaced by its node, or dropped when the
+    span states no requirement (None); a group left with one item is that item, with none None.
+    (Unresolved spans are whole segments, joined by all_of / any_of only.)"""
     if isinstance(node, UnsupportedNode) and node.text in fixed:
         return fixed[node.text]
     if isinstance(node, AllOfNode | AnyOfNode | ChooseNNode):
-        items = [_replace_unsupported(i, fixed) for i in node.items]
+        items = [x for x in (_replace_unsupported(i, fixed) for i in node.items) if x is not None]
+        if not items:
+            return None
+        if len(items) == 1 and not isinstance(node, ChooseNNode):
+            return items[0]
         return node.model_copy(update={"items": items})
     return node
 
 
-def type_prose(text: str, fallback: Fallback | None) -> tuple[Clause, list[str], list[str]]:
-    """(clause, spans typed by the model, spans left unresolved)."""
-    res = parse_prereq(text)
+def type_prose(
+    text: str, fallback: Fallback | None, subjects: Mapping[str, str] | None = None
+) -> tuple[Clause, list[str], list[str]]:
+    """(clause, spans typed by the model, spans left unresolved): the grammar first, the model
+    only on the spans it could not type."""
+    res = parse_prereq(text, subjects)
     fixed: dict[str, object] = {}
     by_model, left = [], []
     for span in res.unresolved:
         got = fallback(span.text) if fallback is not None else None
-        if got is not None and got.prerequisite is not None:
+        if got is not None:
             fixed[span.text] = got.prerequisite
             by_model.append(span.text)
         else:
             left.append(span.text)
     node = res.clause.prerequisite
     if fixed and node is not None:
-        node = flatten(_replace_unsupported(node, fixed))
+        node = _replace_unsupported(node, fixed)
+        node = flatten(node) if node is not None else None
     return Clause(prerequisite=node, recommended=res.clause.recommended), by_model, left
 
 

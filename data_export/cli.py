@@ -109,16 +109,19 @@ def sft(
 @export_app.command("clauses")
 def clauses(
     out: Path = typer.Option(..., help="New output folder (DatasetDict + manifest.json)."),
-    n: int = typer.Option(5000, help="Number of records."),
+    n: int = typer.Option(5000, help="Training records (the generator's training families)."),
+    eval_n: int = typer.Option(400, help="Eval records (its held-out families)."),
     seed: int = typer.Option(0, help="Generator seed (same seed, same records)."),
-    variants: int = typer.Option(2, help="Prose renderings per generated AST."),
-    eval_fraction: float = typer.Option(0.08, help="Share of ASTs held out for eval."),
-    split_seed: int = typer.Option(20260606, help="Seed mixed into the template-id hash."),
+    layout: str = typer.Option(
+        "keyed", help="Answer layout: keyed (measured best, docs/catalog.md), prefix or tree."
+    ),
     overwrite: bool = typer.Option(
         False, "--force", "--overwrite", help="Replace an existing --out folder."
     ),
     real_spans: list[Path] = typer.Option(
-        None, help="Real prerequisite strings (term JSON, JSONL {text}, or text); typed ones join."
+        None,
+        help="Real prerequisite strings (term JSON, JSONL {text}, or text) the grammar types "
+        "fully; never St. Olaf's, which are the transfer test.",
     ),
     exclude: Path = typer.Option(None, help="Held-out strings (JSONL {text}) never trained on."),
 ) -> None:
@@ -133,15 +136,14 @@ def clauses(
     cfg = ClauseExportConfig(
         out=out,
         n=n,
+        eval_n=eval_n,
         seed=seed,
-        variants=variants,
-        eval_fraction=eval_fraction,
-        split_seed=split_seed,
+        layout=layout,
         overwrite=overwrite,
         real_spans=list(real_spans) if real_spans else None,
         exclude=exclude,
     )
-    progress, close = _bars(total=n)
+    progress, close = _bars(total=n + eval_n)
     try:
         m = export_clauses(cfg, progress)
     except (OutputExistsError, ValueError) as e:
@@ -150,12 +152,13 @@ def clauses(
     close()
     c, s = m["counts"], m["split"]
     rows: list[tuple[str, object]] = [("records", c["records"]), ("distinct ASTs", c["asts"])]
+    rows += [("layout", m["layout"])]
+    rows += [(f"{split} {k}", v) for split, kinds in c["kind"].items() for k, v in kinds.items()]
     rows += [(f"root: {k}", v) for k, v in c["root_kind"].items()]
-    rows += [(f"style: {k}", v) for k, v in c["style"].items()]
     rows += [
         ("span violations", c["span_violations"]),
         ("train", s["sizes"]["train"]),
-        ("eval", s["sizes"]["eval"]),
+        ("eval (held-out families)", s["sizes"]["eval"]),
         ("seconds", m["seconds"]),
     ]
     _table(rows, f"export clauses -> {out}")

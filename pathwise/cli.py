@@ -32,6 +32,7 @@ def _mount() -> None:
     from evals.catalog import cli as catalog_eval_cli
     from evals.odobot import cli as odobot_study_cli
     from odobot import cli as odobot_cli
+    from pathwise.clause_model import cli as clause_model_cli
     from pathwise.demo import cli as demo_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
@@ -45,7 +46,9 @@ def _mount() -> None:
     models_cli.register(app)
     training_cli.register(app)  # pathwise train
     demo_cli.register(app, bench_app)
-    catalog_eval_cli.register(catalog_cli.register(app))  # pathwise catalog ...
+    catalog_app = catalog_cli.register(app)  # pathwise catalog ...
+    catalog_eval_cli.register(catalog_app)  # pathwise catalog eval
+    clause_model_cli.register(catalog_app)  # pathwise catalog clause-model train
     catalog_eval_cli.register_bench(bench_app)  # pathwise bench catalog
     odobot_study_cli.register(odobot_cli.register(app))  # pathwise odobot ...
     odobot_study_cli.register_bench(bench_app)  # pathwise bench odobot

@@ -14,16 +14,21 @@ Mapping to planner/documents.py:
 - ``consent``    -> ``Consent()``; ``of`` (instructor/department) is kept for provenance
 - ``placement`` / ``equivalent`` / ``unsupported`` -> an ``UnsupportedPolicy`` the planner keeps but
   never treats as satisfied (a placement result, "or equivalent", a span no parser could type)
+- ``courses`` (n courses in an area: "two courses in philosophy"), ``program`` (enrollment open
+  to a major or program only) and ``requirement`` (any other named requirement: "FYW",
+  "proficiency in algebra") -> an ``UnsupportedPolicy`` too; their text is copied from the span,
+  so it is evidence the validator re-locates before the clause is accepted
 - ``Clause.recommended`` has no planner counterpart: recommendations are advisory, not requirements.
 """
 
 from __future__ import annotations
 
-import json
-import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from planner.clause_ids import identifier_enum, locate_text
 
 _Strict = ConfigDict(extra="forbid", frozen=True)
 StandingLevel = Literal["sophomore", "junior", "senior", "graduate"]
@@ -81,6 +86,32 @@ class UnsupportedNode(BaseModel):
     text: str = Field(min_length=1)
 
 
+class CoursesNode(BaseModel):
+    """`n` courses in an area the span names in words ("two courses in philosophy", "one
+    270-level course"): `area` is copied from the span."""
+
+    model_config = _Strict
+    kind: Literal["courses"] = "courses"
+    n: int = Field(ge=1, le=20)
+    area: str = Field(min_length=1, max_length=160)
+
+
+class ProgramNode(BaseModel):
+    """Enrollment open only to members of a major, program or group ("nursing majors")."""
+
+    model_config = _Strict
+    kind: Literal["program"] = "program"
+    text: str = Field(min_length=1, max_length=160)
+
+
+class RequirementNode(BaseModel):
+    """Any other named requirement the span states ("FYW", "CNA certification")."""
+
+    model_config = _Strict
+    kind: Literal["requirement"] = "requirement"
+    text: str = Field(min_length=1, max_length=160)
+
+
 class AllOfNode(BaseModel):
     model_config = _Strict
     kind: Literal["all_of"] = "all_of"
@@ -108,6 +139,9 @@ Node = Annotated[
     | PlacementNode
     | EquivalentNode
     | UnsupportedNode
+    | CoursesNode
+    | ProgramNode
+    | RequirementNode
     | AllOfNode
     | AnyOfNode
     | ChooseNNode,
@@ -139,6 +173,17 @@ def course_ids(node: Any) -> list[str]:
         return [node.course] if node.course else []
     if isinstance(node, AllOfNode | AnyOfNode | ChooseNNode):
         return [c for item in node.items for c in course_ids(item)]
+    return []
+
+
+def evidence_texts(node: Any) -> list[str]:
+    """The text fields a node copies from its span (areas, programs, requirements)."""
+    if isinstance(node, CoursesNode):
+        return [node.area]
+    if isinstance(node, ProgramNode | RequirementNode | UnsupportedNode):
+        return [node.text]
+    if isinstance(node, AllOfNode | AnyOfNode | ChooseNNode):
+        return [t for item in node.items for t in evidence_texts(item)]
     return []
 
 
@@ -258,6 +303,12 @@ def to_expr(
             return policy("or equivalent")
         if isinstance(n, UnsupportedNode):
             return policy(n.text)
+        if isinstance(n, CoursesNode):
+            return policy(f"{n.n} course{'s' if n.n > 1 else ''}: {n.area}")
+        if isinstance(n, ProgramNode):
+            return policy(f"open to {n.text}")
+        if isinstance(n, RequirementNode):
+            return policy(n.text)
         items = [conv(i) for i in n.items]
         if isinstance(n, AllOfNode):
             return d.AllOf(items=items)
@@ -270,42 +321,25 @@ def to_expr(
 
 # --- the span-constrained contract the clause model is trained and served under ----------------
 
-# "MATH 220", "CS 61B", "BIOL 185L": a subject code, one space, a 1-4 digit number, optional suffix.
-COURSE_RE = re.compile(r"\b[A-Z]{2,5} \d{1,4}[A-Z]?\b")
 
-CLAUSE_SYSTEM_PROMPT = (
-    "You convert one catalog prerequisite span into a clause AST. Output exactly one JSON object "
-    '{"prerequisite": NODE or null, "recommended": [ID, ...]}. NODE is one of '
-    '{"kind":"course","course":ID}, {"kind":"concurrent","course":ID}, '
-    '{"kind":"standing","level":"sophomore"|"junior"|"senior"|"graduate"}, '
-    '{"kind":"consent","of":"instructor"|"department"}, {"kind":"placement"} or '
-    '{"kind":"placement","course":ID}, {"kind":"equivalent"}, '
-    '{"kind":"all_of","items":[NODE, ...]}, '
-    '{"kind":"any_of","items":[NODE, ...]}, {"kind":"choose_n","n":N,"items":[NODE, ...]}. '
-    "Every ID must be copied exactly from the listed identifiers. A trailing consent alternative "
-    "applies to the whole requirement; recommendations are not prerequisites."
-)
-
-
-def identifier_enum(span: str) -> list[str]:
-    """Course identifiers literally present in `span`, in order of first appearance."""
-    seen: dict[str, None] = {}
-    for m in COURSE_RE.finditer(span):
-        seen.setdefault(m.group(0), None)
-    return list(seen)
-
-
-def span_violations(clause: Clause, identifiers: list[str], span: str) -> list[str]:
-    """Empty when the target is span-constrained; otherwise one message per violation."""
-    out = [f"enum member {i!r} is not literally in the span" for i in identifiers if i not in span]
+def span_violations(
+    clause: Clause, identifiers: list[str], span: str, subjects: Mapping[str, str] | None = None
+) -> list[str]:
+    """Empty when the clause is span-constrained; otherwise one message per violation: an enum
+    member not read from the span, a course outside the enum, a text field not found in the span."""
+    literal = set(identifier_enum(span, subjects))
+    out = [f"enum member {i!r} is not literally in the span" for i in identifiers]
+    out = [m for m, i in zip(out, identifiers, strict=True) if i not in literal]
     allowed = set(identifiers)
     out += [
-        f"target names {c!r}, which is not in the identifier enum"
+        f"names {c!r}, which is not in the identifier enum"
         for c in clause_course_ids(clause)
         if c not in allowed
     ]
+    node = clause.prerequisite
+    out += [
+        f"text {t!r} is not in the span"
+        for t in (evidence_texts(node) if node is not None else [])
+        if locate_text(t, span) < 0
+    ]
     return out
-
-
-def user_text(span: str, identifiers: list[str]) -> str:
-    return f"Span: {span}\nIdentifiers: {json.dumps(identifiers)}"

@@ -1,7 +1,9 @@
 """Deterministic prerequisite parser: KnowPlan, "Deterministic-first parsing" (grammar first).
 
 The prose is cut into segments (sentences and ";"-parts, keeping their offsets); each segment is
-parsed by the lark grammar in prereq.lark. A segment the grammar cannot type becomes an
+parsed by the lark grammar in prereq.lark, after its course tokens are written canonically
+("Psych 230" -> "PSYCH 230", "BIO126" -> "BIO 126", "Chemistry 121" with the catalog's
+department table; planner/clause_ids.py). A segment the grammar cannot type becomes an
 ``unsupported`` node carrying its exact text and is reported as an unresolved span: that span, and
 only that span, is what the clause model may later be asked about.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +34,7 @@ from planner.clause_ast import (
     StandingNode,
     UnsupportedNode,
 )
+from planner.clause_ids import canonical_text, identifier_enum
 
 _NUMS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _LEVEL_ORDER = ["first-year", "freshman", "sophomore", "junior", "senior", "graduate"]
@@ -38,13 +42,14 @@ _PREFIX = re.compile(
     r"^\s*(enforced prerequisites?|prerequisites?\(s\)|prerequisites?|prereqs?|requires)\s*:?\s*",
     re.I,
 )
+# A full stop ends a sentence unless it ends an abbreviation ("St. Olaf", "e.g. STAT 110").
+_SENTENCE_END = r"(?<!\bSt)(?<!\bDr)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)\.(?=\s+[A-Z(]|\s*$)|\n"
 _NONE = re.compile(r"^(none|no prerequisites?|n/a)$", re.I)
 _RECOMMENDED = re.compile(
     r"^(recommended( preparation)?\s*:\s*(?P<a>.+)"
     r"|(?P<b>.+?)\s+((is|are)\s+)?(recommended|preferred))$",
     re.I,
 )
-_COURSE_TOKEN = re.compile(r"\b[A-Z]{2,5} \d{1,4}[A-Z]?\b")
 
 
 @dataclass(frozen=True)
@@ -198,9 +203,9 @@ def lift_consent(node):
     return node
 
 
-def parse_segment(text: str):
+def parse_segment(text: str, subjects: Mapping[str, str] | None = None):
     """One segment to a node; raises ValueError when the grammar cannot type it."""
-    node = _parse_cached(text.strip().rstrip(".").strip())
+    node = _parse_cached(canonical_text(text.strip().rstrip(".").strip(), subjects))
     if node is None:
         raise ValueError(f"cannot type {text!r}")
     return node
@@ -253,16 +258,17 @@ def _trim(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
-def parse_prereq(text: str) -> ParseResult:
-    """Prerequisite prose to a clause; untyped segments stay as unsupported nodes + spans."""
+def parse_prereq(text: str, subjects: Mapping[str, str] | None = None) -> ParseResult:
+    """Prerequisite prose to a clause; untyped segments stay as unsupported nodes + spans.
+    `subjects` maps department names to codes ("Psychology" -> "PSYCH") where the catalog has it."""
     node = None
     recommended: list[str] = []
     unresolved: list[Span] = []
     segments = []
-    for sa, sb in _split(text, 0, len(text), r"\.(?=\s+[A-Z(]|\s*$)|\n"):
+    for sa, sb in _split(text, 0, len(text), _SENTENCE_END):
         whole = text[sa:sb]
         try:
-            parse_segment(_PREFIX.sub("", whole, count=1))
+            parse_segment(_PREFIX.sub("", whole, count=1), subjects)
             segments.append((sa, sb))
         except ValueError:
             segments += _split(text, sa, sb, r";")
@@ -280,10 +286,10 @@ def parse_prereq(text: str) -> ParseResult:
             alternative, a, seg = True, a + m.end(), seg[m.end() :]
         rec = _RECOMMENDED.match(seg)
         if rec:
-            recommended += [c for c in _COURSE_TOKEN.findall(rec.group("a") or rec.group("b"))]
+            recommended += identifier_enum(rec.group("a") or rec.group("b"), subjects)
             continue
         try:
-            part = parse_segment(seg)
+            part = parse_segment(seg, subjects)
         except ValueError:
             part = UnsupportedNode(text=seg)
             unresolved.append(Span(a, b, seg))

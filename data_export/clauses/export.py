@@ -1,7 +1,8 @@
 """Clause-to-AST dataset export: KnowPlan, "Deterministic-first parsing" (span/enum/AST records).
 
-Generated clauses are grouped by AST (template id) for the hash split, so prose variants of one
-AST never straddle train and eval; output is a DatasetDict plus manifest, written atomically.
+Two splits: `train` from the generator's training families and `eval` from its held-out families,
+whose phrasings and subjects training never sees (generator.py); an eval span that happens to
+equal a training span is dropped. Output is a DatasetDict plus manifest, written atomically.
 """
 
 from __future__ import annotations
@@ -18,18 +19,16 @@ from typing import Any
 
 from common.outputs import atomic_dir, refuse_existing, write_json
 from data_export import EXPORTER_VERSION
-from data_export.clauses.generator import generate
-from data_export.clauses.records import CLAUSE_SYSTEM_PROMPT, COLUMNS, build_record
-from data_export.dataset import save_splits
-from data_export.split import (
-    DEFAULT_EVAL_FRACTION,
-    DEFAULT_SEED,
-    EVAL,
-    TRAIN,
-    assign,
-    split_warnings,
+from data_export.clauses.generator import (
+    HELD_OUT_FAMILIES,
+    TRAIN_FAMILIES,
+    generate,
+    subject_names,
 )
-from planner.clause_ast import clause_json_schema
+from data_export.clauses.records import COLUMNS, build_record
+from data_export.dataset import save_splits
+from data_export.split import EVAL, TRAIN
+from planner.clause_layout import DEFAULT_LAYOUT, decoding_schema, system_prompt
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +36,12 @@ log = logging.getLogger(__name__)
 @dataclass
 class ClauseExportConfig:
     out: Path
-    n: int = 5000
-    seed: int = 0  # generator seed
-    variants: int = 2  # prose renderings per AST
-    eval_fraction: float = DEFAULT_EVAL_FRACTION
-    split_seed: int = DEFAULT_SEED
+    n: int = 5000  # training records
+    eval_n: int = 400  # held-out-family records
+    seed: int = 0
+    layout: str = DEFAULT_LAYOUT
     overwrite: bool = False
-    real_spans: list[Path] | None = None  # real prerequisite strings the grammar types fully
+    real_spans: list[Path] | None = None  # real strings the grammar types fully (never St. Olaf's)
     exclude: Path | None = None  # held-out strings (JSONL {"text"}) that must not be trained on
 
 
@@ -58,6 +56,8 @@ def features():
         "identifiers": List(Value("string")),
         "target": Value("string"),
         "style": List(Value("string")),
+        "family": Value("int32"),
+        "kind": Value("string"),
     }
     assert tuple(cols) == COLUMNS
     return Features(cols)
@@ -70,70 +70,70 @@ def export_clauses(
     progress = progress or (lambda stage, n: None)
     out = Path(cfg.out)
     refuse_existing(out, cfg.overwrite, "--force")
-    records = []
-    for i, g in enumerate(generate(cfg.n, cfg.seed, cfg.variants)):
-        rec = build_record(g.span, g.clause, g.template_id, f"s{cfg.seed}-{i:07d}", g.style)
-        rec["_split"] = assign(g.template_id, cfg.eval_fraction, cfg.split_seed)
-        records.append(rec)
-        progress("generate", 1)
+    system_prompt(cfg.layout)  # an unknown layout fails before any work
+    subjects = {name: code for code, name in subject_names().items()}
+    records: dict[str, list[dict[str, Any]]] = {TRAIN: [], EVAL: []}
+    for split, n, fams, seed in (
+        (TRAIN, cfg.n, TRAIN_FAMILIES, cfg.seed),
+        (EVAL, cfg.eval_n, HELD_OUT_FAMILIES, cfg.seed + 1),
+    ):
+        for i, g in enumerate(generate(n, seed, fams)):
+            rec = build_record(
+                g.span, g.clause, g.template_id, f"{split}-s{seed}-{i:07d}", cfg.layout,
+                subjects, g.style, g.family, g.kind,
+            )  # fmt: skip
+            records[split].append(rec)
+            progress("generate", 1)
     real_counts: Counter = Counter()
     if cfg.real_spans:
         from data_export.clauses.real import read_strings, real_records
 
         held = set(read_strings(Path(cfg.exclude))) if cfg.exclude else set()
-        extra, real_counts = real_records([Path(p) for p in cfg.real_spans], held)
-        for rec in extra:
-            rec["_split"] = assign(rec["base_task_id"], cfg.eval_fraction, cfg.split_seed)
-            records.append(rec)
-            progress("generate", 1)
-    n = Counter(r["_split"] for r in records)
-    groups = {s: {r["base_task_id"] for r in records if r["_split"] == s} for s in (TRAIN, EVAL)}
-    train_spans = {r["span"] for r in records if r["_split"] == TRAIN}
-    eval_spans = [r["span"] for r in records if r["_split"] == EVAL]
-    overlap = sum(s in train_spans for s in eval_spans)
-    warnings = split_warnings(
-        n[TRAIN], n[EVAL], len(groups[TRAIN]) + len(groups[EVAL]), cfg.eval_fraction
+        extra, real_counts = real_records([Path(p) for p in cfg.real_spans], held, cfg.layout)
+        records[TRAIN] += extra
+    train_spans = {r["span"] for r in records[TRAIN]}
+    before = len(records[EVAL])
+    records[EVAL] = [r for r in records[EVAL] if r["span"] not in train_spans]
+    everything = records[TRAIN] + records[EVAL]
+    kinds = {s: dict(sorted(Counter(r["kind"] for r in records[s]).items())) for s in records}
+    roots = Counter(
+        (json.loads(r["target"])["prerequisite"] or {"kind": "none"})["kind"] for r in everything
     )
-    for w in warnings:
-        log.warning(w)
-    root_kinds = Counter(
-        json.loads(r["target"])["prerequisite"]["kind"]
-        if json.loads(r["target"])["prerequisite"]
-        else "none"
-        for r in records
-    )
-    styles = Counter(s.split(":")[0] for r in records for s in r["style"])
-    schema = json.dumps(clause_json_schema(), sort_keys=True)
+    styles = Counter(s.split(":")[0] for r in everything for s in r["style"])
+    schema = json.dumps(decoding_schema(cfg.layout, []), sort_keys=True)
     manifest: dict[str, Any] = {
         "kind": "clause_to_ast",
         "exporter_version": EXPORTER_VERSION,
-        "generator": {"seed": cfg.seed, "n": cfg.n, "variants": cfg.variants},
+        "layout": cfg.layout,
+        "generator": {
+            "seed": cfg.seed,
+            "n": cfg.n,
+            "eval_n": cfg.eval_n,
+            "train_families": list(TRAIN_FAMILIES),
+            "held_out_families": list(HELD_OUT_FAMILIES),
+        },
         "columns": list(COLUMNS),
-        "system_prompt_sha256": hashlib.sha256(CLAUSE_SYSTEM_PROMPT.encode()).hexdigest(),
-        "clause_schema_sha256": hashlib.sha256(schema.encode()).hexdigest(),
+        "system_prompt_sha256": hashlib.sha256(system_prompt(cfg.layout).encode()).hexdigest(),
+        "decoding_schema_sha256": hashlib.sha256(schema.encode()).hexdigest(),
         "corpus_sha256": hashlib.sha256(
-            "".join(r["span"] + "\0" + r["target"] + "\n" for r in records).encode()
+            "".join(r["span"] + "\0" + r["target"] + "\n" for r in everything).encode()
         ).hexdigest(),
         "counts": {
-            "records": len(records),
-            "asts": len(groups[TRAIN]) + len(groups[EVAL]),
-            "root_kind": dict(sorted(root_kinds.items())),
+            "records": len(everything),
+            "asts": len({r["base_task_id"] for r in everything}),
+            "kind": kinds,
+            "root_kind": dict(sorted(roots.items())),
             "style": dict(sorted(styles.items())),
             "span_violations": 0,  # build_record refuses any violating record
         },
         "split": {
-            "method": "sha256(f'{seed}\\0{template_id}')[:8] / 2**64 < eval_fraction -> eval",
-            "seed": cfg.split_seed,
-            "eval_fraction": cfg.eval_fraction,
-            "sizes": {TRAIN: n[TRAIN], EVAL: n[EVAL]},
-            "base_tasks": {TRAIN: len(groups[TRAIN]), EVAL: len(groups[EVAL])},
+            "method": "train: generator families "
+            f"{TRAIN_FAMILIES[0]}-{TRAIN_FAMILIES[-1]}; eval: held-out families "
+            f"{', '.join(map(str, HELD_OUT_FAMILIES))} (phrasings and subjects never in train)",
+            "sizes": {s: len(v) for s, v in records.items()},
+            "eval_dropped_as_in_train": before - len(records[EVAL]),
         },
-        "prompt_overlap": {
-            "eval_prompts": len(eval_spans),
-            "eval_prompts_in_train": overlap,
-            "share": overlap / len(eval_spans) if eval_spans else 0.0,
-        },
-        "warnings": warnings,
+        "warnings": [],
         "real_spans": {
             "files": [str(p) for p in cfg.real_spans or []],
             "excluded_file": str(cfg.exclude) if cfg.exclude else None,
@@ -142,15 +142,14 @@ def export_clauses(
     }
 
     def rows(split: str):
-        for r in records:
-            if r["_split"] == split:
-                progress("write", 1)
-                yield {k: r[k] for k in COLUMNS}
+        for r in records[split]:
+            progress("write", 1)
+            yield {k: r[k] for k in COLUMNS}
 
     with atomic_dir(out, cfg.overwrite, "--force") as tmp:
         scratch = out.parent / f".{out.name}.scratch-{tmp.name.rsplit('-', 1)[-1]}"
         save_splits({s: (lambda s=s: rows(s)) for s in (TRAIN, EVAL)}, features(), tmp, scratch)
         manifest["seconds"] = round(time.perf_counter() - t0, 3)
         write_json(tmp / "manifest.json", manifest)
-        write_json(tmp / "clause_schema.json", clause_json_schema())
+        write_json(tmp / "decoding_schema.json", json.loads(schema))
     return manifest

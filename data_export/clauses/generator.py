@@ -1,56 +1,117 @@
-"""Seeded synthetic prerequisite clauses: KnowPlan, "Deterministic-first parsing" (training data).
+"""Seeded synthetic prerequisite prose: KnowPlan, "Deterministic-first parsing" (training data).
 
-Random clause ASTs (all_of / any_of / choose_n / course / standing / consent / concurrent) are
-rendered into catalog-style prose with the variation real catalogs show: commas vs "and", "one of",
-"either ... or", parentheses around nested groups, "or permission of instructor", concurrency
-notes, and trailing recommendations ("MATH 220 recommended."). Rendering never invents a course
-spelling, so every identifier in the target occurs literally in the span. Same seed, same output.
+The clause model is trained on prose no real school's prerequisite strings went into: a
+generator of catalog "families", each a house style (its lead-ins, connectives, consent and
+standing phrasings, how it prints a course, its typos) drawn from the phrase pools in
+phrases.yaml. A sample is one of
+
+- `segment`: one requirement as a sentence or ";"-part states it (what the grammar hands the
+  model when it cannot type it): course logic, grades, concurrency, standing in prose,
+  placement, "or equivalent", counts of courses in an area, openings restricted to a major, named
+  requirements, a trailing consent alternative;
+- `none`: a sentence that states no requirement (offering schedules, what the course counts
+  toward, fees, repeat and credit rules, advice), whose answer is null;
+- `string`: a whole prerequisite string, lead-in, requirement sentences and such sentences
+  mixed, the clause being every requirement sentence's node together.
+
+Families 0-11 train; families 12-14 are HELD OUT: they use only the held-out quarter of every
+pool (and of the subjects), so the eval split is prose in phrasings and subjects training never
+saw. Same seed, same output.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from planner.clause_ast import (
-    AllOfNode,
-    AnyOfNode,
-    ChooseNNode,
-    Clause,
-    ConcurrentNode,
-    ConsentNode,
-    CourseNode,
-    StandingNode,
-)
+import yaml
 
-SUBJECTS = (
-    "MATH",
-    "CS",
-    "PHYS",
-    "CHEM",
-    "BIOL",
-    "ECON",
-    "STAT",
-    "ENGL",
-    "PSYC",
-    "EE",
-    "ME",
-    "CSE",
-    "DATA",
-    "LING",
-    "PHIL",
-)
-LEVELS = ("sophomore", "junior", "senior", "graduate")
-NUM_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
-_COMPOSITE = (AllOfNode, AnyOfNode, ChooseNNode)
+from data_export.clauses.compose import Composer
+from planner.clause_ast import AllOfNode, Clause, clause_course_ids
+from planner.clause_ids import identifier_enum
+
+PHRASES = Path(__file__).with_name("phrases.yaml")
+TRAIN_FAMILIES = tuple(range(12))
+HELD_OUT_FAMILIES = (12, 13, 14)
+SAMPLE_KINDS = ("segment", "none", "string")
+_KIND_WEIGHTS = (0.58, 0.16, 0.26)
+_NOT_POOLS = ("subjects", "token_styles", "typos", "terms", "years", "fees", "languages",
+              "prognames", "ge_codes")  # fmt: skip
+
+
+@functools.cache
+def phrases() -> dict[str, Any]:
+    return yaml.safe_load(PHRASES.read_text())
+
+
+def held_out_entry(index: int, size: int) -> bool:
+    """Whether entry `index` of a pool of `size` belongs to the held-out families only."""
+    return size >= 4 and index % 4 == 3
+
+
+def _split(pool: list[Any], held: bool) -> list[Any]:
+    if len(pool) < 4:
+        return list(pool)
+    return [x for i, x in enumerate(pool) if held_out_entry(i, len(pool)) == held]
+
+
+def subject_names(held: bool | None = None) -> dict[str, str]:
+    """code -> department name of the generator's subjects (all, or one side of the split)."""
+    items = list(phrases()["subjects"].items())
+    if held is None:
+        return dict(items)
+    return dict(_split(items, held))
+
+
+class Family:
+    """A catalog's house style: the phrasings it prefers, its subjects and token habits."""
+
+    def __init__(self, fid: int) -> None:
+        self.id = fid
+        self.held = fid in HELD_OUT_FAMILIES
+        self.P = phrases()
+        rng = random.Random(f"clause-family:{fid}")
+        self.allowed: dict[str, list[str]] = {}
+        self.preferred: dict[str, list[str]] = {}
+        for name, pool in self.P.items():
+            if name in _NOT_POOLS:
+                continue
+            allowed = _split(pool, self.held)
+            self.allowed[name] = allowed
+            self.preferred[name] = rng.sample(allowed, k=min(len(allowed), rng.randint(1, 3)))
+        names = subject_names(self.held)
+        self.subjects = rng.sample(sorted(names.items()), k=min(8, len(names)))
+        self.names = names
+        self.names_all = [n for _c, n in self.subjects]
+        self.ge_codes = _split(self.P["ge_codes"], self.held)
+        # Most tokens canonical; each family has one or two other habits.
+        habits = rng.sample([s for s in self.P["token_styles"] if s != "canonical"], k=2)
+        self.token_weights = {"canonical": 0.7, habits[0]: 0.2, habits[1]: 0.1}
+        self.typo_rate = rng.choice([0.0, 0.0, 0.1, 0.2])
+
+    def pick(self, rng: random.Random, pool: str) -> str:
+        """A phrasing: the family's preferred ones most of the time, any allowed one else."""
+        if rng.random() < 0.7:
+            return rng.choice(self.preferred[pool])
+        return rng.choice(self.allowed[pool])
+
+    def token_style(self, rng: random.Random) -> str:
+        styles = list(self.token_weights)
+        return rng.choices(styles, weights=[self.token_weights[s] for s in styles])[0]
 
 
 @dataclass(frozen=True)
 class GeneratedClause:
-    template_id: str  # hash of the canonical AST: every prose variant of one AST shares it
+    template_id: str  # hash of the canonical clause: samples of one AST share it
     span: str
     clause: Clause
+    family: int
+    kind: str  # segment | none | string
     style: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -58,255 +119,80 @@ def template_id(clause: Clause) -> str:
     return "clause-" + hashlib.sha256(clause.to_json().encode()).hexdigest()[:16]
 
 
-class _Courses:
-    """Distinct course identifiers for one clause, some sharing a subject as catalogs do."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-        self.used: set[str] = set()
-        self.subjects = rng.sample(SUBJECTS, k=3)
-
-    def new(self) -> str:
-        while True:
-            subj = self.rng.choice(self.subjects)
-            num = f"{self.rng.randint(1, 4)}{self.rng.randint(0, 9)}{self.rng.randint(0, 9)}"
-            if self.rng.random() < 0.08:
-                num += self.rng.choice("ABL")
-            cid = f"{subj} {num}"
-            if cid not in self.used:
-                self.used.add(cid)
-                return cid
+def _sentence(text: str, rng: random.Random, capital: float = 0.6) -> str:
+    if text and rng.random() < capital:
+        text = text[0].upper() + text[1:]
+    return text
 
 
-def _leaf(rng: random.Random, courses: _Courses) -> CourseNode | ConcurrentNode:
-    c = courses.new()
-    return ConcurrentNode(course=c) if rng.random() < 0.12 else CourseNode(course=c)
+def _typo(text: str, rng: random.Random, typos: list[list[str]]) -> tuple[str, str | None]:
+    for k in rng.sample(range(len(typos)), k=len(typos)):
+        pattern, repl = typos[k]
+        hits = list(re.finditer(pattern, text))
+        if hits:
+            m = rng.choice(hits)
+            return text[: m.start()] + repl + text[m.end() :], f"typo:{k}"
+    return text, None
 
 
-def _courses(rng: random.Random, courses: _Courses, k: int) -> list[CourseNode]:
-    return [CourseNode(course=courses.new()) for _ in range(k)]
+def sample(rng: random.Random, fam: Family, kind: str | None = None) -> GeneratedClause:
+    """One span of `kind` (drawn when None) in family `fam`'s style."""
+    kind = kind or rng.choices(SAMPLE_KINDS, weights=_KIND_WEIGHTS)[0]
+    comp = Composer(rng, fam)
+    style = [f"kind:{kind}"]
+    if kind == "none":
+        pool = rng.random() < 0.08
+        text = fam.pick(rng, "no_prerequisite") if pool else comp.no_requirement()
+        span, node = _sentence(text, rng), None
+    elif kind == "segment":
+        p = comp.requirement_span()
+        span, node = _sentence(p.text, rng, 0.35), p.node
+        if rng.random() < 0.25:
+            span += "."
+    else:
+        reqs = [comp.requirement_span() for _ in range(rng.choice([1, 1, 1, 1, 2]))]
+        if rng.random() < 0.08:
+            reqs = []
+        k = rng.choice([0, 1, 1, 2]) if reqs or rng.random() < 0.6 else 0
+        nones = list(dict.fromkeys(comp.no_requirement() for _ in range(k)))
+        if not reqs and not nones:
+            nones = [fam.pick(rng, "no_prerequisite")]
+        sentences = [r.text for r in reqs]
+        join = ". " if rng.random() < 0.8 else "; "
+        body = join.join(_sentence(s, rng, 0.5) for s in sentences)
+        tail = ". ".join(_sentence(s, rng, 0.9) for s in nones)
+        lead = fam.pick(rng, "lead_in")
+        span = lead + (body + (". " if body and tail else "") + tail).strip()
+        if not span.endswith("."):
+            span += "."
+        nodes = [r.node for r in reqs]
+        node = None if not nodes else nodes[0] if len(nodes) == 1 else AllOfNode(items=nodes)
+        style.append(f"sentences:{len(reqs) + len(nones)}")
+    if fam.typo_rate and rng.random() < fam.typo_rate:
+        span, tag = _typo(span, rng, fam.P["typos"])
+        if tag:
+            style.append(tag)
+    clause = Clause(prerequisite=node)
+    return GeneratedClause(template_id(clause), span, clause, fam.id, kind, tuple(style))
 
 
-def random_clause(rng: random.Random) -> Clause:
-    """One random prerequisite AST in canonical form (no same-kind nesting, consent last)."""
-    cs = _Courses(rng)
-    shape = rng.choices(
-        [
-            "single",
-            "all",
-            "any",
-            "all_any",
-            "any_all",
-            "choose",
-            "standing",
-            "all_standing",
-            "none",
-        ],
-        weights=[14, 18, 14, 16, 6, 9, 5, 10, 2],
-    )[0]
-    node = None
-    if shape == "single":
-        node = _leaf(rng, cs)
-    elif shape == "all":
-        node = AllOfNode(items=[_leaf(rng, cs) for _ in range(rng.randint(2, 3))])
-    elif shape == "any":
-        node = AnyOfNode(items=_courses(rng, cs, rng.randint(2, 4)))
-    elif shape == "all_any":
-        inner = AnyOfNode(items=_courses(rng, cs, rng.randint(2, 3)))
-        items = [_leaf(rng, cs) for _ in range(rng.randint(1, 2))]
-        items.insert(rng.randint(0, len(items)), inner)
-        node = AllOfNode(items=items)
-    elif shape == "any_all":
-        node = AnyOfNode(items=[AllOfNode(items=_courses(rng, cs, 2)), CourseNode(course=cs.new())])
-    elif shape == "choose":
-        k = rng.randint(3, 5)  # n == 1 would be any_of, n == k all_of: canonical form avoids both
-        node = ChooseNNode(n=rng.randint(2, min(3, k - 1)), items=_courses(rng, cs, k))
-    elif shape == "standing":
-        node = StandingNode(level=rng.choice(LEVELS))
-    elif shape == "all_standing":
-        node = AllOfNode(items=[_leaf(rng, cs), StandingNode(level=rng.choice(LEVELS[:3]))])
-    if node is not None and rng.random() < 0.3:
-        consent = ConsentNode(of="instructor" if rng.random() < 0.85 else "department")
-        items = list(node.items) if isinstance(node, AnyOfNode) else [node]
-        node = AnyOfNode(items=[*items, consent])
-    recommended = [cs.new() for _ in range(rng.choice([0, 0, 0, 1, 1, 2]))]
-    if node is None and not recommended:
-        recommended = [cs.new()]
-    return Clause(prerequisite=node, recommended=recommended)
-
-
-class _Renderer:
-    """Prose for one clause; records which variations it chose in `style`."""
-
-    def __init__(self, rng: random.Random):
-        self.rng = rng
-        self.style: list[str] = []
-
-    def pick(self, tag: str, options: list[str]) -> str:
-        i = self.rng.randrange(len(options))
-        self.style.append(f"{tag}:{i}")
-        return options[i]
-
-    def join(self, parts: list[str], conj: str) -> str:
-        if len(parts) == 2:
-            return f"{parts[0]} {conj} {parts[1]}"
-        sep = self.pick("sep", [", ", ", ", "; "]) if conj == "and" else ", "
-        oxford = self.pick("oxford", [sep.rstrip() + " ", " "])
-        return sep.join(parts[:-1]) + f"{oxford}{conj} {parts[-1]}"
-
-    def child(self, node, last: bool) -> str:
-        text = self.node(node, nested=True)
-        if isinstance(node, _COMPOSITE):
-            if isinstance(node, AnyOfNode) and last and self.rng.random() < 0.4:
-                self.style.append("one_of_tail")
-                return "one of " + ", ".join(self.node(i, True) for i in node.items)
-            self.style.append("parens")
-            return f"({text})"
-        return text
-
-    def node(self, node, nested: bool = False) -> str:
-        if isinstance(node, CourseNode):
-            return node.course
-        if isinstance(node, ConcurrentNode):
-            c = node.course
-            return self.pick(
-                "concurrent",
-                [
-                    f"{c} (may be taken concurrently)",
-                    f"{c} (concurrent enrollment allowed)",
-                    f"concurrent enrollment in {c}",
-                    f"{c} (may be taken concurrently or before)",
-                ],
-            )
-        if isinstance(node, StandingNode):
-            lv = node.level
-            return self.pick(
-                "standing",
-                [
-                    f"{lv} standing",
-                    f"standing as a {lv}",
-                    f"{lv} standing or higher",
-                    f"{lv} status",
-                ],
-            )
-        if isinstance(node, ConsentNode):
-            if node.of == "department":
-                return self.pick(
-                    "consent",
-                    [
-                        "permission of the department",
-                        "department consent",
-                        "consent of the department",
-                    ],
-                )
-            return self.pick(
-                "consent",
-                [
-                    "permission of instructor",
-                    "permission of the instructor",
-                    "consent of instructor",
-                    "instructor consent",
-                ],
-            )
-        n = len(node.items)
-        if isinstance(node, AllOfNode):
-            parts = [self.child(it, i == n - 1) for i, it in enumerate(node.items)]
-            if n == 2 and not nested and self.rng.random() < 0.15:
-                self.style.append("both")
-                return f"both {parts[0]} and {parts[1]}"
-            return self.join(parts, "and")
-        if isinstance(node, ChooseNNode):
-            parts = [self.node(it, True) for it in node.items]
-            word = NUM_WORDS.get(node.n, str(node.n))
-            return self.pick(
-                "choose",
-                [
-                    f"{word} of {self.join(parts, 'and')}",
-                    f"any {node.n} of the following: {', '.join(parts)}",
-                    f"at least {word} of {self.join(parts, 'or')}",
-                    f"{word} courses from {', '.join(parts)}",
-                ],
-            )
-        # any_of: a trailing consent reads as an alternative to everything before it
-        items = list(node.items)
-        consent = items.pop() if isinstance(items[-1], ConsentNode) else None
-        parts = [self.child(it, False) for it in items]
-        if len(parts) == 1:
-            body = parts[0]
-        else:
-            body = self.pick("any_of", ["plain", "one_of", "either", "following"])
-            if body == "one_of":
-                body = "one of " + self.join(parts, "or")
-            elif body == "either" and len(parts) == 2:
-                body = f"either {parts[0]} or {parts[1]}"
-            elif body == "following" and not nested:
-                body = "one of the following: " + ", ".join(parts)
-            else:
-                body = self.join(parts, "or")
-        if consent is None:
-            return body
-        return body + self.pick("or_consent", [", or ", " or ", "; or "]) + self.node(consent)
-
-    def clause(self, clause: Clause) -> str:
-        out = ""
-        if clause.prerequisite is None:
-            out = self.pick(
-                "none", ["Prerequisite: none.", "Prerequisites: None.", "No prerequisites."]
-            )
-        else:
-            prefix = self.pick(
-                "prefix",
-                [
-                    "Prerequisite: ",
-                    "Prerequisites: ",
-                    "Prereq: ",
-                    "Prerequisite(s): ",
-                    "Requires ",
-                    "Enforced prerequisite: ",
-                    "",
-                ],
-            )
-            body = self.node(clause.prerequisite)
-            if prefix in ("", "Prerequisite(s): ", "Prerequisites: ", "Prerequisite: ", "Prereq: "):
-                body = body[0].upper() + body[1:]
-            out = f"{prefix}{body}."
-        rec = clause.recommended
-        if rec:
-            names = rec[0] if len(rec) == 1 else self.join(list(rec), "and")
-            verb = "is" if len(rec) == 1 else "are"
-            out += self.pick(
-                "recommended",
-                [
-                    f" {names} recommended.",
-                    f" Recommended: {names}.",
-                    f" {names} {verb} recommended.",
-                    f" Recommended preparation: {names}.",
-                ],
-            )
-        return out
-
-
-def render(clause: Clause, rng: random.Random) -> tuple[str, tuple[str, ...]]:
-    r = _Renderer(rng)
-    return r.clause(clause), tuple(r.style)
-
-
-def generate(n: int, seed: int, variants: int = 2) -> list[GeneratedClause]:
-    """`n` clauses: fresh random ASTs, each rendered up to `variants` times with distinct prose."""
-    if n < 0 or variants < 1:
-        raise ValueError("n must be >= 0 and variants >= 1")
+def generate(
+    n: int, seed: int, families: tuple[int, ...] = TRAIN_FAMILIES
+) -> list[GeneratedClause]:
+    """`n` samples over `families` (round-robin), each span-constrained: every course its clause
+    names is in the span's identifier enum (a sample that misses one is redrawn)."""
+    if n < 0 or not families:
+        raise ValueError("n must be >= 0 and families non-empty")
     rng = random.Random(seed)
+    fams = [Family(f) for f in families]
+    subjects = {name: code for code, name in subject_names().items()}
     out: list[GeneratedClause] = []
+    seen: set[str] = set()
     while len(out) < n:
-        clause = random_clause(rng)
-        tid = template_id(clause)
-        seen: set[str] = set()
-        for _ in range(variants * 3):
-            if len(seen) == variants or len(out) == n:
-                break
-            span, style = render(clause, rng)
-            if span in seen:
-                continue
-            seen.add(span)
-            out.append(GeneratedClause(tid, span, clause, style))
+        g = sample(rng, fams[len(out) % len(fams)])
+        ids = set(identifier_enum(g.span, subjects))
+        if g.span in seen or not set(clause_course_ids(g.clause)) <= ids:
+            continue
+        seen.add(g.span)
+        out.append(g)
     return out

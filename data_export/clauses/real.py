@@ -1,9 +1,11 @@
 """Parsed real prerequisite spans as clause records: KnowPlan, "Deterministic-first parsing"
-(the clause model learns from the synthetic generator plus real spans the grammar typed).
+(the clause model may also learn from real spans the grammar typed).
 
 A real string becomes a record only when the deterministic grammar types all of it and the typed
-clause names only identifiers literally in the string (department carry-over fails that rule);
-strings listed in `exclude` (held-out evaluation strings) never become records.
+clause is span-constrained; strings listed in `exclude` (held-out evaluation strings) never
+become records. St. Olaf's prerequisite strings are the transfer test (data/catalogs/
+stolaf-prereqs): they must never be given here, and `pathwise catalog clause-model train` gives
+no real strings at all.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def read_strings(path: Path) -> list[str]:
 
 
 def real_records(
-    paths: list[Path], exclude: set[str], prefix: str = "real"
+    paths: list[Path], exclude: set[str], layout: str, prefix: str = "real"
 ) -> tuple[list[dict], Counter]:
     counts: Counter = Counter()
     out, seen = [], set()
@@ -49,7 +51,8 @@ def real_records(
                 continue
             tid = "real-" + hashlib.sha256(text.encode()).hexdigest()[:16]
             try:
-                out.append(build_record(text, res.clause, tid, f"{prefix}-{len(out):06d}"))
+                rid = f"{prefix}-{len(out):06d}"
+                out.append(build_record(text, res.clause, tid, rid, layout, kind="real"))
             except ValueError:
                 counts["not_span_constrained"] += 1
                 continue

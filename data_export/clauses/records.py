@@ -1,32 +1,18 @@
 """Span-constrained clause records: KnowPlan, "Deterministic-first parsing" (enum from the span).
 
-A deterministic extractor builds the identifier enum only from tokens literally present in the
-span; the record pairs (span, enum) with the target clause AST, and `span_violations` checks that
-the target names only enum members and that every enum member occurs in the span.
+The identifier enum is read only from tokens literally in the span (planner/clause_ids.py); a
+record pairs the prompt (span + enum) with the answer in the dataset's layout, and is refused when
+its clause names a course outside the enum or a text the span does not contain.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from planner.clause_ast import (
-    CLAUSE_SYSTEM_PROMPT,
-    COURSE_RE,
-    Clause,
-    identifier_enum,
-    span_violations,
-    user_text,
-)
-
-__all__ = [
-    "CLAUSE_SYSTEM_PROMPT",
-    "COLUMNS",
-    "COURSE_RE",
-    "build_record",
-    "identifier_enum",
-    "span_violations",
-    "user_text",
-]
+from planner.clause_ast import Clause, span_violations
+from planner.clause_ids import identifier_enum
+from planner.clause_layout import messages, render
 
 COLUMNS: tuple[str, ...] = (
     "messages",
@@ -36,27 +22,38 @@ COLUMNS: tuple[str, ...] = (
     "identifiers",
     "target",
     "style",
+    "family",
+    "kind",
 )
 
 
 def build_record(
-    span: str, clause: Clause, base_task_id: str, record_id: str, style: tuple[str, ...] = ()
+    span: str,
+    clause: Clause,
+    base_task_id: str,
+    record_id: str,
+    layout: str,
+    subjects: Mapping[str, str] | None = None,
+    style: tuple[str, ...] = (),
+    family: int = -1,
+    kind: str = "segment",
 ) -> dict[str, Any]:
-    ids = identifier_enum(span)
-    bad = span_violations(clause, ids, span)
+    """One SFT record; `target` is the clause's own JSON (layout-free, what scoring compares)."""
+    ids = identifier_enum(span, subjects)
+    bad = span_violations(clause, ids, span, subjects)
     if bad:
         raise ValueError(f"record {record_id} is not span-constrained: {'; '.join(bad)}")
-    target = clause.to_json()
     return {
         "messages": [
-            {"role": "system", "content": CLAUSE_SYSTEM_PROMPT},
-            {"role": "user", "content": user_text(span, ids)},
-            {"role": "assistant", "content": target},
+            *messages(span, ids, layout),
+            {"role": "assistant", "content": render(clause, layout)},
         ],
         "base_task_id": base_task_id,
         "record_id": record_id,
         "span": span,
         "identifiers": ids,
-        "target": target,
+        "target": clause.to_json(),
         "style": list(style),
+        "family": family,
+        "kind": kind,
     }

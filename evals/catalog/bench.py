@@ -38,6 +38,7 @@ def run_school(
     model: ClauseModel | None = None,
     stolaf: tuple[Path, Path] | None = None,
     planning: int = 2,
+    policies: tuple[str, ...] = POLICIES,
 ) -> dict[str, Any]:
     name = f"{family}-{seed:02d}-{track}"
     snap = work / "snapshots" / name
@@ -48,17 +49,20 @@ def run_school(
         else:
             build_synth(family, seed, snap, track == "masked")
     row: dict[str, Any] = {"school": name, "family": family, "seed": seed, "track": track}
-    for policy in POLICIES:
-        out = work / "runs" / name / policy
+    arm = "model" if model is not None else "grammar"
+    for policy in policies:
+        out = work / "runs" / name / f"{policy}-{arm}"
         shutil.rmtree(out, ignore_errors=True)
         budgets = Budgets(pages=None) if policy == "exhaustive" else None
         server, _gate = serve(snap / "site", budgets)
         with server:
             res = browse(server.url, out, policy, model)
         m = score(snap / "gold", out, snap / "site")
+        left = json.loads((out / "unresolved.json").read_text())
         m |= {
             "pages": res.pages,
             "model_calls": res.model_calls,
+            "unresolved_spans": sum("span" in u for u in left),
             "stop": res.stop,
             "seconds": round(res.seconds, 2),
             "certificate": res.certificate["holds"],
@@ -222,24 +226,57 @@ def render_markdown(agg: dict[str, Any], extra: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def stolaf_ast(annotated: Path, model: ClauseModel | None) -> str:
-    """Normalized AST equivalence on the hand-annotated real St. Olaf strings."""
-    from catalogbrowse.emit import type_prose
-    from catalogbrowse.prereq import parse_prereq
-    from catalogbrowse.prereq.normalize import equivalent
-
-    rows = [json.loads(x) for x in annotated.read_text().splitlines() if x.strip()]
-    typed = [r for r in rows if r["ast"] is not None]
-    g = sum(equivalent(parse_prereq(r["text"]).ast, r["ast"]) for r in typed)
-    out = f"Grammar only: {g}/{len(typed)} ({100 * g / len(typed):.1f}%) of the hand-annotated "
-    out += "real strings."
-    if model is not None:
-        m = sum(
-            equivalent(type_prose(r["text"], lambda s: model(s).clause)[0].prerequisite, r["ast"])
-            for r in typed
-        )
-        out += f" Grammar + clause model: {m}/{len(typed)} ({100 * m / len(typed):.1f}%)."
+def ablation(rows: list[dict[str, Any]], model_rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """KnowPlan Table 5's "- model fallback" row: CatalogBrowse with and without the clause
+    model on the same schools, per group and track."""
+    out: dict[str, Any] = {}
+    for track in ("plain", "masked"):
+        for group, pick in (
+            ("synthetic", lambda r: r["family"] != "stolaf"),
+            ("stolaf", lambda r: r["family"] == "stolaf"),
+        ):
+            arms = {}
+            for arm, rs in (("with model", model_rows), ("without model", rows)):
+                ms = [r["catalogbrowse"] for r in rs if r["track"] == track and pick(r)]
+                if not ms:
+                    continue
+                ast_t = sum(m["ast_total"] for m in ms)
+                arms[arm] = {
+                    "schools": len(ms),
+                    "inventory_recall": _mean([m["inventory_recall"] for m in ms]),
+                    "typed_f1": _mean([m["typed_f1"] for m in ms]),
+                    "ast_equivalence": sum(m["ast_equivalent"] for m in ms) / ast_t
+                    if ast_t
+                    else None,
+                    "model_calls": _mean([m["model_calls"] for m in ms]),
+                    "unresolved_prereq_spans": _mean([m.get("unresolved_spans", 0) for m in ms]),
+                }
+            if len(arms) == 2:
+                out[f"{group}/{track}"] = arms
     return out
+
+
+def render_ablation(abl: dict[str, Any], stolaf_dev: dict[str, Any] | None) -> str:
+    lines = [
+        "| schools | arm | inventory recall | typed F1 | AST equiv. | model calls / school | "
+        "prereq spans left / school |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for key, arms in abl.items():
+        for arm, m in arms.items():
+            lines.append(
+                f"| {key} ({m['schools']}) | {arm} | {_f(m['inventory_recall'])} | "
+                f"{_f(m['typed_f1'])} | {_f(m['ast_equivalence'])} | "
+                f"{_f(m['model_calls'], False)} | {_f(m['unresolved_prereq_spans'], False)} |"
+            )
+    for split, x in (stolaf_dev or {}).items():
+        for arm, key in (("with model", "grammar_plus_model"), ("without model", "grammar_only")):
+            if key in x:
+                lines.append(
+                    f"| St. Olaf {split} strings ({x['labelled']}) | {arm} | - | - | "
+                    f"{100 * x[key]['share']:.1f} | - | - |"
+                )
+    return "\n".join(lines)
 
 
 def run_catalog(
@@ -247,50 +284,78 @@ def run_catalog(
     schools: int,
     families: list[str],
     stolaf: tuple[Path, Path] | None,
-    annotated: Path,
+    devset: Path,
     planning: int = 2,
-    model_dir: Path | None = None,
-    adapter: Path | None = None,
+    model: ClauseModel | None = None,
+    model_name: str = "",
+    subjects: dict[str, str] | None = None,
 ) -> tuple[dict[str, Any], str]:
-    """Every (family, seed, track) school, plus St. Olaf unless `stolaf` is None, with the
-    clause model at `model_dir` (+ `adapter`) or the grammar alone. Rows are checkpointed in
-    WORK/rows.jsonl under the model's name, so a rerun resumes. Returns the result document
-    and its markdown."""
+    """Every (family, seed, track) school, plus St. Olaf unless `stolaf` is None, grammar only
+    (all three policies); with `model`, CatalogBrowse again with the clause model (the ablation's
+    other arm). Rows are checkpointed in WORK/rows.jsonl, so a rerun resumes. Returns the result
+    document and its markdown."""
     from tqdm import tqdm
 
-    model = None
-    if model_dir:
-        from catalogbrowse.backend import clause_model
+    from evals.catalog.clause_model import Cached, load_labelled, score_stolaf
 
-        model = clause_model(model_dir=model_dir, adapter=adapter)
     jobs = [(f, s, t) for t in ("plain", "masked") for f in families for s in range(schools)]
     if stolaf is not None:
         jobs += [("stolaf", 0, "plain"), ("stolaf", 0, "masked")]
     work.mkdir(parents=True, exist_ok=True)
     rows_path = work / "rows.jsonl"
-    key = {"model": str(model_dir), "adapter": str(adapter)}
-    rows = []
+    arms = [("grammar", None, POLICIES)]
+    if model is not None:
+        arms.append((f"model:{model_name}", model, ("catalogbrowse",)))
+    done: dict[str, dict[tuple, dict]] = {arm: {} for arm, _m, _p in arms}
     if rows_path.exists():
-        rows = [
-            r for r in map(json.loads, rows_path.read_text().splitlines()) if r.get("key") == key
-        ]
-    done = {(r["family"], r["seed"], r["track"]) for r in rows}
+        for r in map(json.loads, rows_path.read_text().splitlines()):
+            if r.get("arm") in done:
+                done[r["arm"]][(r["family"], r["seed"], r["track"])] = r
     t0 = time.time()
     with open(rows_path, "a") as sink:
-        todo = [j for j in jobs if j not in done]
-        for f, s, t in tqdm(todo, desc="schools", initial=len(done), total=len(jobs)):
-            row = run_school(work, f, s, t, model, stolaf, planning) | {"key": key}
-            rows.append(row)
-            sink.write(json.dumps(row) + "\n")
-            sink.flush()
-    agg = aggregate([r for r in rows if (r["family"], r["seed"], r["track"]) in set(jobs)])
-    extra = {"St. Olaf real prose, normalized AST equivalence": stolaf_ast(annotated, model)}
+        for arm, m, policies in arms:
+            todo = [j for j in jobs if j not in done[arm]]
+            for f, s, t in tqdm(todo, desc=f"schools ({arm})", initial=len(jobs) - len(todo),
+                                total=len(jobs)):  # fmt: skip
+                row = run_school(work, f, s, t, m, stolaf, planning, policies) | {"arm": arm}
+                done[arm][(f, s, t)] = row
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+    rows = [done["grammar"][j] for j in jobs]
+    agg = aggregate(rows)
+    doc: dict[str, Any] = {"aggregate": agg, "rows": rows}
+    items = load_labelled(devset)
+    fb = Cached(model) if model is not None else None
+    stolaf_dev = score_stolaf(fb, items, subjects)
+    for x in stolaf_dev.values():
+        x.pop("misses", None)
+    doc["stolaf_strings"] = stolaf_dev
     md = (
         "# CatalogBrowse benchmark\n\n"
         f"{schools} synthetic schools per family x {len(families)} families"
         f"{'' if stolaf is None else ' + St. Olaf'}, plain and masked tracks, budgets 128 pages / "
-        "32 model calls (exhaustive: no budget). Clause model: "
-        f"{model_dir or 'none (grammar only)'}. Wall time {time.time() - t0:.0f} s for the "
-        "schools run in this invocation.\n\n" + render_markdown(agg, extra)
+        "32 model calls (exhaustive: no budget). Wall time "
+        f"{time.time() - t0:.0f} s for the schools run in this invocation.\n\n"
     )
-    return {"aggregate": agg, "extra": extra, "rows": rows}, md
+    if model is not None:
+        model_rows = [done[arms[1][0]][j] for j in jobs]
+        doc["ablation"] = ablation(rows, model_rows)
+        doc["model_rows"] = model_rows
+        md += (
+            f"## With and without the clause model (KnowPlan Table 5)\n\nClause model: "
+            f"{model_name}; CatalogBrowse on the same schools, grammar only and grammar + "
+            "model (at most 32 model calls per school, distinct spans, the most shared first). "
+            "St. Olaf's site has no gold ASTs; its AST rows are the hand-labelled strings "
+            "(data/catalogs/stolaf-prereqs, pool excluded).\n\n"
+            + render_ablation(doc["ablation"], stolaf_dev)
+            + "\n\n"
+        )
+    md += "## Grammar only: CatalogBrowse against its baselines\n\n" + render_markdown(agg, {})
+    if model is None:
+        md += "\n### St. Olaf real prose, normalized AST equivalence (grammar only)\n\n"
+        md += "\n".join(
+            f"- {split}: {100 * x['grammar_only']['share']:.1f}% of {x['labelled']} strings"
+            for split, x in stolaf_dev.items()
+        )
+        md += "\n"
+    return doc, md

@@ -1,180 +1,262 @@
-"""Clause-to-AST fallback model: train once, score on clauses it never saw (KnowPlan,
-"Deterministic-first parsing"; the "- model fallback" row of Table 5 is the grammar-only column).
+"""The clause-to-AST fallback scored on prose it never saw: KnowPlan, "Metrics" (normalized
+prerequisite-AST accuracy) and Table 5 (the "- model fallback" row is the grammar-only column).
 
-`pathwise bench clause-model` runs three stages, each skipped when its output exists (rerun
-the same command to resume):
-1. export: the synthetic clause generator plus real St. Olaf spans the grammar typed fully
-   (`pathwise export clauses --real-spans ...`), the hand-annotated test strings excluded;
-2. train: LoRA through training/sft.py on the pretrained base, in a subprocess (evals never
-   imports training; it resumes from its checkpoints);
-3. score, with the span-constrained schema and one retry, on three sets none of which was trained
-   on: held-out generator ASTs (eval split), the hand-annotated real St. Olaf strings, and the
-   synthetic schools' long-tail phrasings the grammar leaves unresolved (seeds 100+, never in
-   the benchmark's schools).
+Two sets, neither trained on:
+- the generator's held-out families (the `eval` split of `pathwise export clauses`): phrasings
+  and subjects no training record has;
+- the hand-labelled real St. Olaf strings (data/catalogs/stolaf-prereqs/devset.jsonl): its
+  `dev` part (read while the generator was built) and its `test` part (scored only), each string
+  scored grammar only, grammar + model (the model on the spans the grammar left), and on the
+  strings the grammar alone cannot type, the model alone on the whole string. The unresolved
+  pool (strings whose text does not determine one label) is counted and left out, as KnowPlan's
+  annotation does.
+
+Equivalence is logical equivalence over atoms (catalogbrowse/prereq/normalize.py).
+`pathwise bench clause-model` runs it on a trained model.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalogbrowse.emit import type_prose
+from catalogbrowse.fallback import ClauseModel
+from catalogbrowse.prereq import parse_prereq
+from catalogbrowse.prereq.normalize import equivalent
 
-def export(work: Path, n: int, real: list[Path], annotated: Path) -> Path:
-    from data_export.clauses.export import ClauseExportConfig, export_clauses
-
-    data = work / "data"
-    if not (data / "manifest.json").exists():
-        cfg = ClauseExportConfig(
-            out=data, n=n, seed=7, variants=2, real_spans=real, exclude=annotated
-        )
-        export_clauses(cfg)
-    return data
+DEVSET = Path("data/catalogs/stolaf-prereqs/devset.jsonl")
+SUBJECTS = Path("data/catalogs/stolaf-prereqs/subjects.json")
 
 
-def train(
-    work: Path,
-    data: Path,
-    base: Path,
-    recipe: Path,
-    steps: int,
-    max_length: int | None = None,
-    precision: str | None = None,
-) -> Path:
-    out = work / "adapter"
-    if (out / "adapter_model.safetensors").exists():
-        return out
-    cmd = [sys.executable, "-m", "training.sft", "--recipe", str(recipe), "--dataset", str(data),
-           "--output-dir", str(out), "--model", str(base), "--max-steps", str(steps)]  # fmt: skip
-    if max_length:
-        cmd += ["--max-length", str(max_length)]
-    if precision:
-        cmd += ["--precision", precision]
-    subprocess.run(cmd, check=True)
-    return out
+@dataclass(frozen=True)
+class Labelled:
+    text: str
+    ast: Any  # a clause node as JSON, or None (no requirement)
+    split: str = "dev"
+    pool: bool = False
+    note: str = ""
 
 
-def long_tail(k: int) -> list[tuple[str, dict]]:
-    """Synthetic prose the grammar leaves unresolved, with the school's gold clause."""
-    from catalogbrowse.prereq import parse_prereq
-    from envs.catalog.synth.common import prose_for
-    from envs.catalog.synth.school import make_school
-
+def load_labelled(path: Path) -> list[Labelled]:
+    """The labelled strings; ValueError naming the line for a malformed one."""
     out = []
-    for seed in range(100, 400):
-        for fam in ("courseleaf", "acalog", "api", "pdf", "custom"):
-            school = make_school(seed, fam)
-            _p, pre = prose_for(school)
-            for c in school.courses():
-                if c.prereq is not None and pre[c.id] and parse_prereq(pre[c.id]).unresolved:
-                    out.append((pre[c.id], c.prereq.model_dump(mode="json")))
-            if len(out) >= k:
-                return out
+    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            out.append(
+                Labelled(r["text"], r["ast"], r.get("split", "dev"), r.get("pool", False),
+                         r.get("note", ""))
+            )  # fmt: skip
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{path} line {number}: {exc!r}") from None
     return out
 
 
-def score(base: Path, adapter: Path | None, data: Path, k: int, annotated: Path) -> dict:
+class Cached:
+    """The model called once per distinct span (greedy decoding: the same span, the same answer),
+    with the calls, seconds and completion tokens it cost."""
+
+    def __init__(self, model: ClauseModel) -> None:
+        self.model = model
+        self.answers: dict[str, Any] = {}
+        self.calls = 0
+        self.seconds: list[float] = []
+        self.tokens = 0
+
+    def __call__(self, span: str) -> Any:
+        if span not in self.answers:
+            t0 = time.perf_counter()
+            res = self.model(span)
+            self.seconds.append(time.perf_counter() - t0)
+            self.calls += res.calls
+            self.tokens += res.completion_tokens
+            self.answers[span] = res.clause
+        return self.answers[span]
+
+    def stats(self) -> dict[str, Any]:
+        xs = sorted(self.seconds)
+        return {
+            "spans": len(xs),
+            "calls": self.calls,
+            "median_seconds_per_span": round(xs[len(xs) // 2], 3) if xs else None,
+            "completion_tokens_per_span": round(self.tokens / len(xs), 1) if xs else None,
+        }
+
+
+def _node(clause: Any) -> Any:
+    return None if clause is None else clause.prerequisite
+
+
+def _ok(pred: Any, gold: Any) -> bool:
+    return equivalent(pred, gold)
+
+
+def score_heldout(
+    fb: Cached, data: Path, k: int | None = None, progress: Callable[[str], Any] | None = None
+) -> dict[str, Any]:
+    """AST equivalence on the held-out families' records: the model alone on each span, and the
+    grammar with the model on what it leaves; per record kind (segment, none, string)."""
     from datasets import load_from_disk
-    from tqdm import tqdm
 
-    from catalogbrowse.emit import type_prose
-    from catalogbrowse.fallback import ClauseModel
-    from catalogbrowse.prereq import parse_prereq
-    from catalogbrowse.prereq.normalize import equivalent
-    from serving.embedded import EmbeddedBackend
-
-    model = ClauseModel(EmbeddedBackend(base, adapter_dir=adapter))
-    res: dict = {}
     ev = load_from_disk(str(data))["eval"]
-    rows = random.Random(0).sample(range(len(ev)), min(k, len(ev)))
-    ok = valid = calls = 0
-    t0 = time.perf_counter()
-    for i in tqdm(rows, desc="held-out generator clauses"):
+    rows = list(range(len(ev)))
+    if k is not None and k < len(rows):
+        rows = sorted(random.Random(0).sample(rows, k))
+    subjects = _generator_subjects(data)
+    by_kind: dict[str, Counter] = {}
+    misses = []
+    for i in progress(rows) if progress else rows:
         r = ev[i]
-        out = model(r["span"])
-        calls += out.calls
-        valid += out.clause is not None
         gold = json.loads(r["target"])["prerequisite"]
-        ok += out.clause is not None and equivalent(out.clause.prerequisite, gold)
-    res["generator_eval"] = {
-        "n": len(rows),
-        "valid": valid,
-        "equivalent": ok,
-        "calls": calls,
-        "seconds_per_span": round((time.perf_counter() - t0) / max(1, len(rows)), 2),
+        alone = fb(r["span"])
+        system = type_prose(r["span"], fb, subjects)[0].prerequisite
+        c = by_kind.setdefault(r["kind"], Counter())
+        c["n"] += 1
+        c["model_alone"] += alone is not None and _ok(_node(alone), gold)
+        c["grammar_plus_model"] += _ok(system, gold)
+        c["grammar_only"] += _ok(parse_prereq(r["span"], subjects).ast, gold)
+        if not (alone is not None and _ok(_node(alone), gold)) and len(misses) < 25:
+            misses.append({"span": r["span"], "gold": gold, "model": _dump(alone)})
+    total = sum(by_kind.values(), Counter())
+    return {"n": total["n"], **_rates(total), "by_kind": {k: _rates(v) | {"n": v["n"]} for k, v
+            in sorted(by_kind.items())}, "misses": misses}  # fmt: skip
+
+
+def _generator_subjects(data: Path) -> dict[str, str]:
+    from data_export.clauses.generator import subject_names
+
+    return {name: code for code, name in subject_names().items()}
+
+
+def _rates(c: Counter) -> dict[str, Any]:
+    n = c["n"] or 1
+    return {
+        k: {"correct": c[k], "share": round(c[k] / n, 4)}
+        for k in ("model_alone", "grammar_plus_model", "grammar_only")
     }
-    real = [json.loads(x) for x in annotated.read_text().splitlines() if x.strip()]
-    sets = {"stolaf_annotated": [(r["text"], r["ast"]) for r in real if r["ast"]]}
-    sets["long_tail"] = long_tail(k)
-    for name, items in sets.items():
-        g = m = 0
-        for text, gold in tqdm(items, desc=name):
-            g += equivalent(parse_prereq(text).ast, gold)
-            m += equivalent(type_prose(text, lambda s: model(s).clause)[0].prerequisite, gold)
-        res[name] = {"n": len(items), "grammar_only": g, "grammar_plus_model": m}
-    return res
 
 
-def run_clause_model(
-    work: Path,
-    base: Path,
-    recipe: Path,
-    steps: int,
-    annotated: Path,
-    real: list[Path],
-    n: int = 4000,
-    k: int = 100,
-    adapter: Path | None = None,
-    max_length: int | None = None,
-    precision: str | None = None,
-) -> tuple[dict[str, Any], str]:
-    """Export, train (unless `adapter` is given) and score; the result document and markdown."""
-    work.mkdir(parents=True, exist_ok=True)
-    t0 = time.time()
-    data = export(work, n, real, annotated)
-    adapter = adapter or train(work, data, base, recipe, steps, max_length, precision)
-    result: dict[str, Any] = {
-        "adapter": str(adapter),
-        "base": str(base),
-        "recipe": str(recipe),
-        "steps": steps,
-        "manifest": json.loads((data / "manifest.json").read_text())["counts"],
-        "train_and_export_seconds": round(time.time() - t0),
-        "scores": score(base, adapter, data, k, annotated),
-    }
-    state = Path(adapter) / "trainer_state.json"
-    if state.exists():
-        result["trained_steps"] = json.loads(state.read_text()).get("global_step")
-    summary = Path(adapter) / "run_summary.json"
-    if summary.exists():
-        result["run_summary"] = json.loads(summary.read_text())
-    return result, markdown(result)
+def _dump(clause: Any) -> Any:
+    if clause is None:
+        return "unresolved"
+    node = clause.prerequisite
+    return None if node is None else node.model_dump(mode="json", exclude_none=True)
 
 
-def markdown(result: dict[str, Any]) -> str:
-    s = result["scores"]
-    g = s["generator_eval"]
+def score_stolaf(
+    fb: Cached | None,
+    items: list[Labelled],
+    subjects: Mapping[str, str] | None,
+    progress: Callable[[list], Any] | None = None,
+) -> dict[str, Any]:
+    """Per split: grammar only, grammar + model, and on the strings the grammar cannot type, the
+    model alone on the whole string; the pool is counted, not scored."""
+    out: dict[str, Any] = {}
+    for split in sorted({i.split for i in items}):
+        part = [i for i in items if i.split == split]
+        scored = [i for i in part if not i.pool]
+        c: Counter = Counter()
+        misses = []
+        for it in progress(scored) if progress else scored:
+            parsed = parse_prereq(it.text, subjects)
+            hard = bool(parsed.unresolved)
+            c["n"] += 1
+            c["hard"] += hard
+            g = _ok(parsed.ast, it.ast)
+            c["grammar_only"] += g
+            c["hard_grammar_only"] += g and hard
+            if fb is None:
+                continue
+            system = type_prose(it.text, fb, subjects)[0].prerequisite
+            m = _ok(system, it.ast)
+            c["grammar_plus_model"] += m
+            if hard:
+                c["hard_grammar_plus_model"] += m
+                alone = fb(it.text)
+                c["hard_model_alone"] += alone is not None and _ok(_node(alone), it.ast)
+            if not m:
+                misses.append({"text": it.text, "gold": it.ast,
+                               "system": system and system.model_dump(mode="json")})  # fmt: skip
+        n, h = c["n"] or 1, c["hard"] or 1
+        res: dict[str, Any] = {
+            "labelled": c["n"],
+            "pool": len(part) - len(scored),
+            "grammar_only": _share(c["grammar_only"], n),
+            "hard": c["hard"],
+            "hard_grammar_only": _share(c["hard_grammar_only"], h),
+        }
+        if fb is not None:
+            res |= {
+                "grammar_plus_model": _share(c["grammar_plus_model"], n),
+                "hard_grammar_plus_model": _share(c["hard_grammar_plus_model"], h),
+                "hard_model_alone": _share(c["hard_model_alone"], h),
+                "misses": misses,
+            }
+        out[split] = res
+    return out
+
+
+def _share(k: int, n: int) -> dict[str, Any]:
+    return {"correct": k, "share": round(k / n, 4)}
+
+
+def pct(x: dict[str, Any]) -> str:
+    return f"{100 * x['share']:.1f}% ({x['correct']})"
+
+
+def markdown(doc: dict[str, Any]) -> str:
+    h, s = doc["heldout"], doc["stolaf"]
+    card = doc.get("card", {})
     md = [
         "# Clause-to-AST fallback model",
         "",
-        f"Base `{result['base']}`, recipe `{result['recipe']}`, adapter `{result['adapter']}` "
-        f"({result.get('trained_steps', result['steps'])} optimizer steps).",
+        f"Model `{doc['model']}` (layout `{doc['layout']}`, base `{card.get('base', '?')}`, "
+        f"{card.get('training', {}).get('global_step', '?')} optimizer steps); backend "
+        f"{doc['backend']}. Equivalence is logical equivalence over atoms.",
         "",
-        "| set (never trained on) | n | grammar only | grammar + model |",
-        "| --- | ---: | ---: | ---: |",
-        f"| held-out generator ASTs (model alone; valid: {g['valid']}) | {g['n']} | - "
-        f"| {g['equivalent']} |",
+        f"## Held-out generator families ({h['n']} records, never trained on)",
+        "",
+        "| records | n | model alone | grammar + model | grammar only |",
+        "| --- | ---: | ---: | ---: | ---: |",
     ]
-    for name in ("stolaf_annotated", "long_tail"):
-        x = s[name]
-        md.append(f"| {name} | {x['n']} | {x['grammar_only']} | {x['grammar_plus_model']} |")
+    rows = [("all", h), *h["by_kind"].items()]
+    for name, x in rows:
+        md.append(
+            f"| {name} | {x['n']} | {pct(x['model_alone'])} | {pct(x['grammar_plus_model'])} "
+            f"| {pct(x['grammar_only'])} |"
+        )
     md += [
         "",
-        f"Model calls on the generator set: {g['calls']} "
-        f"({g['seconds_per_span']} s per span, embedded backend).",
+        "## Real St. Olaf strings (hand-labelled, never trained on)",
+        "",
+        "| split | labelled (pool) | grammar only | grammar + model | grammar cannot type | "
+        "... grammar only | ... grammar + model | ... model alone |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    return "\n".join(md)
+    for split, x in s.items():
+        md.append(
+            f"| {split} | {x['labelled']} ({x['pool']}) | {pct(x['grammar_only'])} | "
+            f"{pct(x['grammar_plus_model'])} | {x['hard']} | {pct(x['hard_grammar_only'])} | "
+            f"{pct(x['hard_grammar_plus_model'])} | {pct(x['hard_model_alone'])} |"
+        )
+    c = doc["calls"]
+    md += [
+        "",
+        f"{c['spans']} distinct spans sent to the model, {c['calls']} calls (a retry is a "
+        f"call); median {c['median_seconds_per_span']} s per span on this backend, "
+        f"{c['completion_tokens_per_span']} completion tokens per span.",
+    ]
+    misses = s.get("dev", {}).get("misses", [])
+    if misses:
+        md += ["", "### St. Olaf dev strings the system gets wrong", ""]
+        md += [f"- `{m['text']}`" for m in misses]
+    return "\n".join(md) + "\n"

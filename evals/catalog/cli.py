@@ -1,20 +1,48 @@
-"""`pathwise catalog eval`: CatalogBrowse's documents scored against a snapshot's gold; and
-`pathwise bench catalog`: KnowPlan Tables 1, 2 and 5 over synthetic schools and St. Olaf."""
+"""`pathwise catalog eval`: CatalogBrowse's documents scored against a snapshot's gold;
+`pathwise bench catalog`: KnowPlan Tables 1, 2 and 5 over synthetic schools and St. Olaf; and
+`pathwise bench clause-model`: the trained clause model on prose it never saw."""
 
 from __future__ import annotations
 
 import json
-import shlex
-import subprocess
 from pathlib import Path
 
 import typer
 
-from common.cli import Overwrite, Results, fail, refuse_results
+from common.cli import ApiKey, Endpoint, Overwrite, Results, fail, refuse_results
 
 # Defaults relative to the repository root, where the benchmarks are run from.
-ANNOTATED = Path("tests/catalogbrowse/fixtures/stolaf_prereqs.jsonl")
-STOLAF_TERMS = Path("../shared/data/catalogs/stolaf-courses")
+DEVSET = Path("data/catalogs/stolaf-prereqs/devset.jsonl")
+SUBJECTS = Path("data/catalogs/stolaf-prereqs/subjects.json")
+
+
+def _model(
+    model: bool, model_dir: Path | None, endpoint: str | None, served: str | None,
+    api_key: str | None, subjects: dict | None,
+):  # fmt: skip
+    """The clause model to score (None: grammar only) and the name it is reported under."""
+    from catalogbrowse.backend import clause_model
+    from catalogbrowse.clause_card import default_model_dir
+    from serving.client import EndpointAuthError
+
+    if not (model or model_dir or endpoint):
+        return None, ""
+    default = default_model_dir()
+    try:
+        cm = clause_model(endpoint, served, model_dir, None, api_key, None, subjects, default)
+    except (ValueError, OSError, EndpointAuthError) as exc:
+        fail(str(exc))
+    where = endpoint or str(model_dir or default)
+    return cm, f"{where} (layout {cm.layout})"
+
+
+def _subjects(path: Path | None) -> dict | None:
+    if path is None:
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        fail(f"--subjects {path}: {exc}")
 
 
 def evaluate(
@@ -46,14 +74,21 @@ def bench_catalog(
     stolaf_docs: Path = typer.Option(Path("data/catalogs/stolaf"), help="St. Olaf documents"),
     no_stolaf: bool = typer.Option(False, "--no-stolaf", help="synthetic schools only"),
     planning: int = typer.Option(2, help="profiles per plain synthetic school"),
-    annotated: Path = typer.Option(ANNOTATED, help="hand-annotated real St. Olaf strings"),
-    clause_model_dir: Path = typer.Option(None, help="clause model checkpoint"),
-    clause_adapter: Path = typer.Option(None, help="its LoRA adapter"),
+    devset: Path = typer.Option(DEVSET, help="hand-labelled real St. Olaf strings"),
+    subjects: Path = typer.Option(SUBJECTS, help="St. Olaf department names to codes"),
+    model: bool = typer.Option(
+        False, "--model", help="also run CatalogBrowse with the clause model (the ablation)"
+    ),
+    clause_model_dir: Path = typer.Option(None, help="clause model (default: the trained one)"),
+    endpoint: Endpoint = None,
+    served_name: str = typer.Option(None, help="model name at --endpoint"),
+    api_key: ApiKey = None,
     results: Results = None,
     overwrite: Overwrite = False,
 ) -> None:
     """CatalogBrowse vs budgeted BFS vs platform-exhaustive, plain and masked tracks, every
-    school scored against gold; resumable (rows in WORK/rows.jsonl)."""
+    school scored against gold; with --model, CatalogBrowse again with the clause model (KnowPlan
+    Table 5's "- model fallback" row). Resumable (rows in WORK/rows.jsonl)."""
     from common.results import write_results
     from evals.catalog.bench import FAMILIES, run_catalog
 
@@ -64,15 +99,18 @@ def bench_catalog(
             f"unknown famil(ies): {', '.join(unknown)}", param_hint="--families"
         )
     refuse_results(results, overwrite)
+    table = _subjects(subjects)
+    cm, name = _model(model, clause_model_dir, endpoint, served_name, api_key, table)
     doc, md = run_catalog(
         work,
         schools,
         names,
         None if no_stolaf else (stolaf_src, stolaf_docs),
-        annotated,
+        devset,
         planning,
-        clause_model_dir,
-        clause_adapter,
+        cm,
+        name,
+        table,
     )
     if results is not None:
         write_results(results, doc, md, overwrite=overwrite)
@@ -80,37 +118,54 @@ def bench_catalog(
 
 
 def bench_clause_model(
-    base: Path = typer.Option(..., help="pretrained base (transformers directory)"),
-    recipe: Path = typer.Option(..., help="clause-to-AST recipe for that base"),
-    steps: int = typer.Option(300, help="optimizer steps"),
-    max_length: int = typer.Option(None, help="override the recipe's limit"),
-    precision: str = typer.Option(None, help="override the recipe's: bf16 or fp32"),
-    adapter: Path = typer.Option(None, help="score this adapter, no training"),
-    n: int = typer.Option(4000, help="synthetic clause records"),
-    k: int = typer.Option(100, help="spans scored per set"),
-    real: list[Path] = typer.Option(
-        None, help=f"real St. Olaf term files (default {STOLAF_TERMS}/terms-*.json; repeatable)"
+    model_dir: Path = typer.Option(
+        None, help="the trained model (default: runs/clause-model/model)"
     ),
-    annotated: Path = typer.Option(ANNOTATED, help="hand-annotated real strings (held out)"),
-    work: Path = typer.Option(Path("runs/clause_model"), help="data/ and adapter/ (resumable)"),
+    endpoint: Endpoint = None,
+    served_name: str = typer.Option(None, help="model name at --endpoint"),
+    api_key: ApiKey = None,
+    data: Path = typer.Option(
+        None, help="held-out families (an `export clauses` folder; default: the model card's)"
+    ),
+    k: int = typer.Option(300, help="held-out records scored"),
+    devset: Path = typer.Option(DEVSET, help="hand-labelled real St. Olaf strings"),
+    subjects: Path = typer.Option(SUBJECTS, help="St. Olaf department names to codes"),
     results: Results = None,
     overwrite: Overwrite = False,
 ) -> None:
-    """Train the clause-to-AST fallback once and score it on three sets it never saw:
-    held-out generator ASTs, hand-annotated St. Olaf strings, the grammar's long tail."""
-    from common.results import write_results
-    from evals.catalog.clause_model import run_clause_model
+    """The trained clause model on prose it never saw: the generator's held-out families and
+    the hand-labelled St. Olaf strings (grammar only, grammar + model, model alone)."""
+    from tqdm import tqdm
 
-    if precision not in (None, "bf16", "fp32"):
-        raise typer.BadParameter("must be bf16 or fp32", param_hint="--precision")
+    from catalogbrowse.clause_card import default_model_dir, read_card
+    from common.results import write_results
+    from evals.catalog.clause_model import (
+        Cached,
+        load_labelled,
+        markdown,
+        score_heldout,
+        score_stolaf,
+    )
+
     refuse_results(results, overwrite)
-    spans = real if real else sorted(STOLAF_TERMS.glob("terms-*.json"))
+    table = _subjects(subjects)
+    cm, name = _model(True, model_dir, endpoint, served_name, api_key, table)
+    card_dir = model_dir or default_model_dir()
+    card = read_card(card_dir).model_dump() if (card_dir / "clause_model.json").exists() else {}
+    data = data or (Path(card["data"]["dataset"]) if card else None)
+    if data is None:
+        fail("--data: no held-out families given and no model card to find them in")
+    fb = Cached(cm)
     try:
-        doc, md = run_clause_model(
-            work, base, recipe, steps, annotated, spans, n, k, adapter, max_length, precision
-        )
-    except subprocess.CalledProcessError as exc:  # training said why on stderr above
-        fail(f"training failed ({shlex.join(exc.cmd)}: exit {exc.returncode})")
+        items = load_labelled(devset)
+    except (OSError, ValueError) as exc:
+        fail(str(exc))
+    held = score_heldout(fb, data, k, lambda rows: tqdm(rows, desc="held-out families"))
+    olaf = score_stolaf(fb, items, table, lambda rows: tqdm(rows, desc="St. Olaf strings"))
+    backend = f"endpoint {endpoint}" if endpoint else "embedded (in-process)"
+    doc = {"model": name, "layout": cm.layout, "backend": backend, "card": card,
+           "heldout": held, "stolaf": olaf, "calls": fb.stats()}  # fmt: skip
+    md = markdown(doc)
     if results is not None:
         write_results(results, doc, md, overwrite=overwrite)
     typer.echo(md)

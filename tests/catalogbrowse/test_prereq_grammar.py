@@ -12,7 +12,7 @@ import pytest
 
 from catalogbrowse.prereq import parse_prereq
 from catalogbrowse.prereq.normalize import equivalent
-from data_export.clauses.generator import generate
+from data_export.clauses.generator import generate, subject_names
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROWS = [json.loads(x) for x in (FIXTURES / "stolaf_prereqs.jsonl").read_text().splitlines()]
@@ -49,9 +49,13 @@ def test_department_carry_over_and_recommendations() -> None:
     assert got.clause.recommended == ["MATH 220"]
 
 
-def test_generator_prose_round_trips() -> None:
-    gs = generate(150, seed=3, variants=1)
-    bad = [g.span for g in gs if not equivalent(parse_prereq(g.span).ast, g.clause.prerequisite)]
+def test_grammar_never_mistypes_generator_prose() -> None:
+    """What the grammar types fully is right; the rest it leaves to the model."""
+    names = {name: code for code, name in subject_names().items()}
+    typed = [(g, parse_prereq(g.span, names)) for g in generate(400, seed=3)]
+    typed = [(g, p) for g, p in typed if not p.unresolved]
+    assert len(typed) > 20
+    bad = [g.span for g, p in typed if not equivalent(p.ast, g.clause.prerequisite)]
     assert not bad, bad[:3]
 
 
@@ -66,7 +70,7 @@ def test_parse_prereq_cli_prints_one_json_object() -> None:
     lines = proc.stdout.strip().splitlines()
     assert len(lines) == 1
     data = json.loads(lines[0])
-    assert set(data) == {"ast", "unresolved"}
+    assert set(data) == {"ast", "unresolved", "by_model"}
     assert data["unresolved"] == ["open to majors only"]
     assert data["ast"]["kind"] == "all_of"
     kinds = [i["kind"] for i in data["ast"]["items"]]

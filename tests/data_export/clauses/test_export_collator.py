@@ -54,7 +54,7 @@ def test_clause_records_through_trl_text_collator(tmp_path):
     from trl.trainer.sft_trainer import DataCollatorForLanguageModeling
 
     tok = tiny.build_tokenizer("text")
-    export_clauses(ClauseExportConfig(out=tmp_path / "cl", n=40, seed=5, eval_fraction=0.0))
+    export_clauses(ClauseExportConfig(out=tmp_path / "cl", n=40, eval_n=4, seed=5))
     ds = load_from_disk(str(tmp_path / "cl"))["train"]
     examples = []
     for r in ds.select(range(4)):
@@ -63,4 +63,4 @@ def test_clause_records_through_trl_text_collator(tmp_path):
     batch = DataCollatorForLanguageModeling(pad_token_id=tok.pad_token_id)(examples)
     assert batch["input_ids"].shape[0] == 4
     assert batch["labels"].shape == batch["input_ids"].shape
-    assert r["target"] in tok.decode(examples[-1]["input_ids"])
+    assert r["messages"][2]["content"] in tok.decode(examples[-1]["input_ids"])

@@ -1,0 +1,63 @@
+"""The labelled St. Olaf strings are well formed, and the scoring counts what it says."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from catalogbrowse.fallback import ClauseModel
+from evals.catalog.clause_model import Cached, Labelled, load_labelled, score_stolaf
+from planner.clause_ast import Clause, clause_course_ids
+from planner.clause_ids import identifier_enum
+from serving.protocol import ChatResult, Usage
+
+DATA = Path(__file__).resolve().parents[3] / "data/catalogs/stolaf-prereqs"
+
+
+def test_devset_is_labelled_and_span_constrained() -> None:
+    items = load_labelled(DATA / "devset.jsonl")
+    subjects = json.loads((DATA / "subjects.json").read_text())
+    assert len({i.text for i in items}) == len(items)
+    assert sum(i.split == "dev" and not i.pool for i in items) >= 100
+    for it in items:
+        if it.pool:
+            assert it.note and it.ast is None, it.text  # every pooled string says why
+            continue
+        clause = Clause.model_validate({"prerequisite": it.ast})
+        assert set(clause_course_ids(clause)) <= set(identifier_enum(it.text, subjects)), it.text
+    lines = (DATA / "batch500.jsonl").read_text().splitlines()
+    assert len(lines) == len(set(lines)) == 500
+    assert all(isinstance(json.loads(x)["text"], str) for x in lines)
+
+
+class Table:
+    """Answers by span from a table (the scoring under test, not a model)."""
+
+    def __init__(self, answers: dict[str, object]) -> None:
+        self.answers = answers
+
+    def chat(self, messages, json_schema=None, max_tokens=256):
+        span = messages[-1]["content"].split("\n")[0].removeprefix("Span: ")
+        return ChatResult(
+            text=json.dumps({"ast": self.answers.get(span, "NOPE 1")}),
+            usage=Usage(prompt_tokens=1, completion_tokens=2),
+            latency_s=0.0,
+            finish_reason="stop",
+            model="table",
+        )
+
+
+def test_stolaf_scores_grammar_model_and_pool() -> None:
+    items = [
+        Labelled("MATH 220.", {"kind": "course", "course": "MATH 220"}),
+        Labelled("MATH 220. Offered annually.", {"kind": "course", "course": "MATH 220"}),
+        Labelled("FYW.", {"kind": "requirement", "text": "FYW"}),
+        Labelled("DANCE 210/DANCE 211.", None, pool=True, note="slash"),
+    ]
+    fb = Cached(ClauseModel(Table({"Offered annually": None, "FYW": {"requirement": "FYW"}})))
+    res = score_stolaf(fb, items, None)["dev"]
+    assert res["labelled"] == 3 and res["pool"] == 1 and res["hard"] == 2
+    assert res["grammar_only"]["correct"] == 1
+    assert res["grammar_plus_model"]["correct"] == 3
+    # Alone on the whole strings: the table knows "FYW." only as "FYW", so both miss.
+    assert res["hard_model_alone"]["correct"] == 0
