@@ -32,7 +32,7 @@ from typing import Any
 import yaml
 
 from data_export.clauses.compose import Composer
-from planner.clause_ast import AllOfNode, Clause, clause_course_ids
+from planner.clause_ast import AllOfNode, Clause, span_violations
 from planner.clause_ids import identifier_enum
 
 PHRASES = Path(__file__).with_name("phrases.yaml")
@@ -180,7 +180,8 @@ def generate(
     n: int, seed: int, families: tuple[int, ...] = TRAIN_FAMILIES
 ) -> list[GeneratedClause]:
     """`n` samples over `families` (round-robin), each span-constrained: every course its clause
-    names is in the span's identifier enum (a sample that misses one is redrawn)."""
+    names is in the span's identifier enum and every text it quotes is in the span (a sample that
+    misses one is redrawn)."""
     if n < 0 or not families:
         raise ValueError("n must be >= 0 and families non-empty")
     rng = random.Random(seed)
@@ -190,8 +191,9 @@ def generate(
     seen: set[str] = set()
     while len(out) < n:
         g = sample(rng, fams[len(out) % len(fams)])
-        ids = set(identifier_enum(g.span, subjects))
-        if g.span in seen or not set(clause_course_ids(g.clause)) <= ids:
+        ids = identifier_enum(g.span, subjects)
+        # A typo can land inside a requirement's text ("200yards"): redrawn like a lost course.
+        if g.span in seen or span_violations(g.clause, ids, g.span, subjects):
             continue
         seen.add(g.span)
         out.append(g)

@@ -61,11 +61,11 @@ def test_batch_with_the_model_behind_an_endpoint(tmp_path: Path) -> None:
         json.dumps({"ast": "PSYCH 999"}),  # escapes the enum: refused, retried once
         json.dumps({"ast": {"all": ["PSYCH 230", "PSYCH 244"]}}),
     ]
-    with FakeOpenAI(replies).running() as fake:
+    with FakeOpenAI(replies, models=("clause",)).running() as fake:
         res = RUN.invoke(
             app,
             ["catalog", "parse-prereq", "--batch", str(batch), "--json", "--endpoint",
-             fake.base_url, "--served-name", "clause", "--api-key", "k-123"],
+             fake.base_url, "--api-key", "k-123"],
         )  # fmt: skip
     assert res.exit_code == 0, res.output
     a, b, c = lines(res.stdout)
