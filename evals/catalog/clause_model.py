@@ -89,6 +89,8 @@ class Cached:
             "calls": self.calls,
             "median_seconds_per_span": round(xs[len(xs) // 2], 3) if xs else None,
             "completion_tokens_per_span": round(self.tokens / len(xs), 1) if xs else None,
+            # One span at a time, as the fallback calls it: sequential throughput.
+            "spans_per_minute": round(60 * len(xs) / sum(xs), 1) if xs and sum(xs) else None,
         }
 
 
@@ -252,7 +254,8 @@ def markdown(doc: dict[str, Any]) -> str:
     md += [
         "",
         f"{c['spans']} distinct spans sent to the model, {c['calls']} calls (a retry is a "
-        f"call); median {c['median_seconds_per_span']} s per span on this backend, "
+        f"call); median {c['median_seconds_per_span']} s per span on this backend "
+        f"({c.get('spans_per_minute')} spans per minute, one at a time), "
         f"{c['completion_tokens_per_span']} completion tokens per span.",
     ]
     misses = s.get("dev", {}).get("misses", [])
