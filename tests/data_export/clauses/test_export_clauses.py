@@ -34,8 +34,11 @@ def test_deterministic_for_a_seed():
     assert [g.span for g in a] != [g.span for g in c]
 
 
-def test_every_target_is_span_constrained():
-    for g in generate(1500, seed=1):
+# Seed 7's record 457 once quoted "the ability to swim 200 yards" from a span whose typo had
+# glued it into "200yards".
+@pytest.mark.parametrize(("n", "seed"), [(1500, 1), (600, 7)])
+def test_every_target_is_span_constrained(n: int, seed: int):
+    for g in generate(n, seed=seed):
         assert set(clause_course_ids(g.clause)) <= set(identifier_enum(g.span, NAMES)), g.span
         node = g.clause.prerequisite
         for text in evidence_texts(node) if node is not None else []:
