@@ -13,12 +13,7 @@ from typing import Any
 from contracts.actions import ActionAST, ClickAction, TypeAction
 from odobot.capture import Recorder
 from odobot.locate import container_options, element_info, relocate
-from odobot.prompts import (
-    PromptLog,
-    check_messages,
-    option_messages,
-    value_messages,
-)
+from odobot.prompts import PromptLog, check_prompt, option_names, option_prompt, value_prompt
 
 _SCROLL_JS = """(xp) => { const el = document.evaluate(xp, document, null,
   XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;
@@ -42,15 +37,12 @@ def _label_for(rec: Recorder, xpath: str) -> int:
     raise ActError(f"element {xpath} has no executor label (hidden or covered)")
 
 
-def _choose(log: PromptLog, task: str, opts: list[dict[str, Any]], shown: str, kind: str) -> int:
-    html = [o["html"] for o in opts]
-    texts = [o["text"] or o["attrs"].get("value", "") for o in opts]
-    el = {"kind": kind, "shown": shown}
-    ans = log.ask("option", option_messages(task, html, shown), task, el, texts)
-    digits = "".join(ch for ch in ans if ch.isdigit())
-    if not digits or int(digits) >= len(opts):
-        raise ActError(f"option prompt answered {ans!r} for {len(opts)} options")
-    return int(digits)
+def _choose(log: PromptLog, task: str, opts: list[dict[str, Any]], shown: str) -> int:
+    names = option_names([o["text"] or o["attrs"].get("value", "") for o in opts])
+    ans = log.ask(option_prompt(task, [o["html"] for o in opts], names, shown))
+    if ans not in names:
+        raise ActError(f"option prompt answered {ans!r}, not one of {len(opts)} options")
+    return names.index(ans)
 
 
 def perform(rec: Recorder, log: PromptLog, vid: str, data: dict[str, Any], task: str) -> bool:
@@ -62,7 +54,7 @@ def perform(rec: Recorder, log: PromptLog, vid: str, data: dict[str, Any], task:
         opts, moved = container_options(rec.page, dyn["prefix"], dyn["tag"], dyn["suffix"])
         if not opts:
             raise ActError(f"container {dyn['prefix']} of vertex {vid} not found on the page")
-        pick = opts[_choose(log, task, opts, data["text"], "click")]
+        pick = opts[_choose(log, task, opts, data["text"])]
         rec.execute(ActionAST(action=ClickAction(target=_label_for(rec, pick["xpath"]))))
         return moved
     if kind == "radio":
@@ -73,7 +65,7 @@ def perform(rec: Recorder, log: PromptLog, vid: str, data: dict[str, Any], task:
             raise ActError(f"radio group of vertex {vid} not found")
         group = [element_info(rec.page, x) for x in info["group"]]
         opts = [o for o in group if o is not None]
-        pick = opts[_choose(log, task, opts, "", "radio")]
+        pick = opts[_choose(log, task, opts, "")]
         rec.execute(ActionAST(action=ClickAction(target=_label_for(rec, pick["xpath"]))))
         return moved
     tag = (
@@ -87,18 +79,20 @@ def perform(rec: Recorder, log: PromptLog, vid: str, data: dict[str, Any], task:
     if kind == "click":
         rec.execute(ActionAST(action=ClickAction(target=_label_for(rec, xp))))
     elif kind in ("input", "richtext"):
-        value = log.ask("value", value_messages(task, html), task, info, [])
+        if info.get("attrs", {}).get("type") == "password":
+            # Secrets never reach a prompt: the harness signs the session in, no model does.
+            raise ActError(f"vertex {vid} asks for a password; start the task signed in")
+        value = log.ask(value_prompt(task, html, info))
         if not value:
             raise ActError(f"no value for field {html[:80]}")
         rec.execute(ActionAST(action=TypeAction(target=_label_for(rec, xp), text=value)))
     elif kind == "select":
         opts = [o for o in info.get("options", []) if o and not o.endswith("...")]
         labels = [{"html": f"<option>{o}</option>", "text": o, "attrs": {}} for o in opts]
-        choice = opts[_choose(log, task, labels, "", "select")]
+        choice = opts[_choose(log, task, labels, "")]
         rec.execute(ActionAST(action=TypeAction(target=_label_for(rec, xp), text=choice)))
     elif kind == "checkbox":
-        ans = log.ask("check", check_messages(task, html), task, info, ["yes", "no"])
-        if ans.lower().startswith("y"):
+        if log.ask(check_prompt(task, html, info)).lower() == "yes":
             rec.execute(ActionAST(action=ClickAction(target=_label_for(rec, xp))))
     else:
         raise ActError(f"vertex {vid} has no action for kind {kind}")

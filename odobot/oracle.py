@@ -1,14 +1,16 @@
-"""The demo's deterministic answerer: it reads the task instance's parameters, not a model.
+"""The upper bound: a deterministic answerer that reads the task instance's parameters.
 
-Both arms get answers of this kind (OdoBot's option/value prompts here, the baseline's next
-action from the scripted demonstrator), so the comparison is about what each arm has to send
-a model (tokens) and whether the graph gets it to the side effect, not about model quality.
+It answers OdoBot's prompts from what the scripted demonstrator knows (the instance's
+parameters), never from a model, so a run with it measures the machinery (graph, paths, replay,
+re-location) and what each prompt costs; the trained student (odobot/student.py) is the result.
+Its completions have the student's form (a JSON string), so they are counted the same way.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+
+from odobot.prompts import Prompt, completion_for
 
 _PREFIX = re.compile(r"^(f-|editor-)")
 _SKIP = {"username", "password"}
@@ -21,29 +23,36 @@ def _norm(s: str) -> str:
 class OracleAnswerer:
     name = "oracle (task parameters)"
 
-    def __init__(self, params: dict[str, str]) -> None:
+    def __init__(self, params: dict[str, str], trajectory: str = "") -> None:
         self.params = params
+        self.trajectory = trajectory  # the demonstration of the instance's own template
 
-    def _field(self, element: dict[str, Any]) -> str | None:
-        attrs = element.get("attrs", {})
+    def _field(self, prompt: Prompt) -> str | None:
+        attrs = prompt.element.get("attrs", {})
         for key in (attrs.get("name", ""), _PREFIX.sub("", attrs.get("id", ""))):
-            if key and key in self.params:
+            if key and key in self.params and key not in _SKIP:
                 return key
         return None
 
-    def answer(self, kind: str, task: str, element: dict[str, Any], options: list[str]) -> str:
-        if kind == "value":
-            key = self._field(element)
+    def answer(self, prompt: Prompt) -> str:
+        return completion_for(self._answer(prompt))
+
+    def _answer(self, prompt: Prompt) -> str:
+        if prompt.kind == "trajectory":
+            ids = prompt.element.get("trajectories", [])
+            return prompt.choices[ids.index(self.trajectory)] if self.trajectory in ids else "none"
+        if prompt.kind == "value":
+            key = self._field(prompt)
             return self.params[key] if key else ""
-        if kind == "check":
-            key = self._field(element)
+        if prompt.kind == "check":
+            key = self._field(prompt)
             return "yes" if key and self.params[key] == "yes" else "no"
         wanted = {_norm(v) for k, v in self.params.items() if k not in _SKIP}
-        for i, opt in enumerate(options):
-            if _norm(opt) in wanted:
-                return str(i)
-        shown = _norm(element.get("shown", ""))
-        for i, opt in enumerate(options):
-            if shown and _norm(opt) == shown:
-                return str(i)
+        for name in prompt.choices:
+            if _norm(name) in wanted:
+                return name
+        shown = _norm(prompt.element.get("shown", ""))
+        for name in prompt.choices:
+            if shown and _norm(name) == shown:
+                return name
         return "none"

@@ -1,9 +1,11 @@
 """The OdoBot experiment as resumable steps: record, build, run (OdoBot Section VI's study).
 
-Demonstrations run on one seeded LMS world (one instance per template); held-out instances
-run on another seed (other names, counts, orders and a banner that shifts every XPath), with
-parameter values that were never demonstrated. Every step writes one file per unit of work,
-so a rerun skips what is done.
+Demonstrations run on one seeded LMS world (one instance per template, its first phrasing); the
+students' training instances on that world and on more training seeds (one instance per
+template each, the other training phrasings); held-out instances on another seed drawn from the
+other half of every name list, with a banner that shifts every XPath, phrasings of their own and
+parameter values no demonstration or training instance used. Every step writes one file per
+unit of work, so a rerun skips what is done.
 """
 
 from __future__ import annotations
@@ -27,14 +29,31 @@ from odobot.graph import save_graph
 from odobot.model import build_model
 
 CONFIG = "config.json"
+STUDENTS = "students"  # OUT/students/: the students' training runs, datasets, adapters, models
+
+
+def student_model(out: Path, agent: str) -> Path:
+    """Where `pathwise odobot train` leaves a student ("odobot" or "baseline"), merged (its
+    stage folder's `merged/`)."""
+    return out / STUDENTS / agent / "merged"
 
 
 class OdoConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     demo_seed: int = 11
     test_seed: int = 12
+    # Worlds of the students' training instances, one instance per template each, in phrasing
+    # k of the k-th world (the first is the demonstrations' world).
+    train_seeds: list[int] = [11, 13, 14]
     limit: int | None = None  # first N templates only (quick runs); None = all 60
     matcher: Literal["auto", "hybrid", "embedding", "lexical"] = "auto"  # auto = hybrid
+    # The answerer picks the similar trajectory among the matcher's top k (the paper: an LLM
+    # among the embedding's top 15; k 5 holds the right one for 98% of the training phrasings).
+    pick_k: int = 5
+    # The full-observation baseline: its interface format (agent_runtime/middle/format.py) and
+    # step cap (the longest signed-in demonstration takes 7 steps).
+    middle_format: Literal["paper", "text-first", "echo"] = "echo"
+    max_steps: int = 12
 
 
 def load_config(out: Path, default: OdoConfig | None = None) -> OdoConfig:
@@ -46,17 +65,35 @@ def load_config(out: Path, default: OdoConfig | None = None) -> OdoConfig:
     return cfg
 
 
+def demo_id(template_id: str) -> str:
+    """The trajectory id of a template's demonstration."""
+    return f"demo-{template_id}"
+
+
 def demo_instances(cfg: OdoConfig) -> tuple[Any, list[TaskInstance]]:
     world = generate_world(cfg.demo_seed, banner=False)
     return world, make_instances(world, cfg.demo_seed, prefix="demo")[: cfg.limit]
 
 
+def training_instances(cfg: OdoConfig) -> list[tuple[Any, list[TaskInstance]]]:
+    """(world, instances) per training seed: the students learn from these, never the held-out."""
+    out = []
+    for k, seed in enumerate(cfg.train_seeds):
+        world = generate_world(seed, banner=False)
+        # Another draw than the demonstrations' (their seed is the first world's seed).
+        insts = make_instances(world, seed + 1000, prefix=f"train{k}", which="train", variant=k)
+        out.append((world, insts[: cfg.limit]))
+    return out
+
+
 def heldout_instances(cfg: OdoConfig) -> tuple[Any, list[TaskInstance]]:
-    """Another world; every value a demonstration used is excluded from the new instances."""
-    _, demos = demo_instances(cfg)
-    avoid = {v for d in demos for k, v in d.params.items() if k not in ("username", "password")}
-    world = generate_world(cfg.test_seed, banner=True)
-    return world, make_instances(world, cfg.test_seed, avoid, prefix="test")[: cfg.limit]
+    """Another world from the held-out name lists, with the held-out phrasings; every value a
+    demonstration or a training instance used is excluded from the new instances."""
+    seen = demo_instances(cfg)[1] + [i for _, insts in training_instances(cfg) for i in insts]
+    avoid = {v for d in seen for k, v in d.params.items() if k not in ("username", "password")}
+    world = generate_world(cfg.test_seed, banner=True, names="heldout")
+    insts = make_instances(world, cfg.test_seed, avoid, prefix="test", which="heldout")
+    return world, insts[: cfg.limit]
 
 
 LMS_VIEWPORT = {"width": 1280, "height": 4000}
@@ -77,6 +114,19 @@ def _fresh(env: LmsEnv, session: Any) -> str:
     env.reset()
     session.context.clear_cookies()
     return env.url + "/login"
+
+
+def signed_in(env: LmsEnv, session: Any) -> str:
+    """A fresh world and a session signed in by the harness (as a password manager would), so
+    no credential ever reaches a prompt, a model or a training record; returns the dashboard."""
+    url = _fresh(env, session)
+    me = env.world.me
+    resp = session.context.request.post(
+        env.url + "/api/v1/login", data={"username": me.login, "password": me.password}
+    )
+    if not resp.ok:
+        raise RuntimeError(f"signing in to {url} failed: HTTP {resp.status}")
+    return env.url + "/dashboard"
 
 
 def record(out: Path, cfg: OdoConfig, progress: bool = True) -> list[Path]:

@@ -1,6 +1,7 @@
 """Model-driven task execution: OdoBot Section IV (target, current vertex, paths, cursor replay).
 
-The task text gives the target vertex; the browser's location gives the current one; beam
+The task text gives the target vertex (the matcher's best trajectory, or with `pick_k` a model's
+pick among its top k, as in the paper); the browser's location gives the current one; beam
 search gives candidate paths and overlap picks one. A cursor walks the path: user-event
 vertices become actions (Table III), application-event vertices are waited for in the live
 trajectory. An application event that maps elsewhere re-locates the cursor: a new path is
@@ -20,8 +21,8 @@ from odobot.events import USER_KINDS, TrajEvent
 from odobot.graph import location_vertex, vertex_of
 from odobot.normalize import normalize_path
 from odobot.paths import Distances, beam_search, choose_path
-from odobot.prompts import PromptCall, PromptLog
-from odobot.target import TargetFinder, TargetNotFound
+from odobot.prompts import PromptCall, PromptLog, trajectory_prompt
+from odobot.target import TargetFinder, TargetMatch, TargetNotFound
 
 
 class RunResult(BaseModel):
@@ -55,11 +56,25 @@ class OdoBot:
         *,
         event_timeout_s: float = 4.0,
         max_relocations: int = 3,
+        pick_k: int | None = None,
     ) -> None:
         self.g, self.finder, self.log, self.rec = g, finder, log, recorder
         self.dist = Distances(g)
         self.event_timeout_s = event_timeout_s
         self.max_relocations = max_relocations
+        self.pick_k = pick_k
+
+    def _target(self, task: str) -> TargetMatch:
+        """The similar high-level task: the matcher's best, or the answerer's pick of its top k."""
+        if self.pick_k is None:
+            return self.finder.find(task)
+        ids = self.finder.candidates(task, self.pick_k)
+        descriptions = [self.g.graph["descriptions"][t] for t in ids]
+        prompt = trajectory_prompt(task, descriptions, ids)
+        answer = self.log.ask(prompt)
+        if answer not in prompt.choices:
+            raise TargetNotFound(f"trajectory prompt answered {answer!r}, not a candidate")
+        return self.finder.find(task, ids[prompt.choices.index(answer)])
 
     def _plan(self, source: str, target: str, similar: set[str]) -> list[str]:
         paths = beam_search(self.g, source, target, dist=self.dist, prefer=similar)
@@ -73,10 +88,10 @@ class OdoBot:
         self.log.calls = []
         res = RunResult(task_id=task_id, reached=False, reason="")
         try:
-            match = self.finder.find(task)
+            match = self._target(task)
         except TargetNotFound as e:
             res.reason = f"target vertex absent: {e}"
-            return res
+            return self._finish(res, t0)
         res.trajectory, res.similarity = match.trajectory, match.similarity
         ev_vertex = self.g.graph["event_vertex"]
         similar = {
@@ -89,6 +104,9 @@ class OdoBot:
             res.reached, res.reason = True, f"reached target {match.target}"
         except (_Fail, ActError) as e:
             res.reason = str(e)
+        return self._finish(res, t0)
+
+    def _finish(self, res: RunResult, t0: float) -> RunResult:
         res.prompts = list(self.log.calls)
         res.prompt_tokens = self.log.prompt_tokens
         res.completion_tokens = self.log.completion_tokens

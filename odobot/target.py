@@ -178,7 +178,11 @@ class TargetFinder:
         vocab = g.graph.get("vocabularies", {})
         self.vocab = [set(vocab.get(t, ())) for t in self.ids]
 
-    def find(self, task_text: str) -> TargetMatch:
+    def ranked(
+        self, task_text: str, floor: bool = True
+    ) -> tuple[list[int], np.ndarray, dict[int, list[str]]]:
+        """Trajectory indices best first (a named constant option first), their scores and the
+        constants each one matched; TargetNotFound when nothing clears the floor (`floor`)."""
         general = generalize(task_text)
         scores = self.matcher.scores(general)
         order = [int(k) for k in np.argsort(-scores)]
@@ -189,21 +193,33 @@ class TargetFinder:
         if named:
             order = [k for k in order if k in named]
         best = scores[order[0]] if order else 0.0
-        if not order or (not named and best < self.matcher.min_similarity):
+        if not order or (floor and not named and best < self.matcher.min_similarity):
             raise TargetNotFound(
                 f"no trajectory in the model matches {general!r}: best similarity {best:.2f} < "
                 f"{self.matcher.min_similarity} ({self.matcher.name}); demonstrate this task first"
             )
-        for k in order[:15]:
-            tid = self.ids[k]
-            target = target_of(self.g, tid)
-            if target is not None:
-                return TargetMatch(
-                    general_text=general,
-                    trajectory=tid,
-                    similarity=float(scores[k]),
-                    target=target,
-                    matcher=self.matcher.name,
-                    vocabulary_match=named.get(k, []),
-                )
-        raise TargetNotFound(f"the trajectories matching {general!r} make no API call")
+        order = [k for k in order if target_of(self.g, self.ids[k]) is not None]
+        if not order:
+            raise TargetNotFound(f"the trajectories matching {general!r} make no API call")
+        return order, scores, named
+
+    def candidates(self, task_text: str, k: int) -> list[str]:
+        """The `k` best trajectories for the task: the paper's top-k handed to its LLM pick.
+        No similarity floor: the floor stands in for that judgement when no model picks (on the
+        training phrasings it refused rewordings such as "Take X out of the people of ...")."""
+        order, _, _ = self.ranked(task_text, floor=False)
+        return [self.ids[i] for i in order[:k]]
+
+    def find(self, task_text: str, trajectory: str | None = None) -> TargetMatch:
+        """The best trajectory's target; with `trajectory` (a pick among the candidates, by a
+        model) that one's."""
+        order, scores, named = self.ranked(task_text, floor=trajectory is None)
+        k = order[0] if trajectory is None else self.ids.index(trajectory)
+        return TargetMatch(
+            general_text=generalize(task_text),
+            trajectory=self.ids[k],
+            similarity=float(scores[k]),
+            target=str(target_of(self.g, self.ids[k])),
+            matcher=self.matcher.name,
+            vocabulary_match=named.get(k, []),
+        )

@@ -34,6 +34,7 @@ def _mount() -> None:
     from odobot import cli as odobot_cli
     from pathwise.clause_model import cli as clause_model_cli
     from pathwise.demo import cli as demo_cli
+    from pathwise.odobot_students import cli as students_cli
     from planner import cli as planner_cli
     from serving import cli as serving_cli
     from training import cli as training_cli
@@ -50,7 +51,9 @@ def _mount() -> None:
     catalog_eval_cli.register(catalog_app)  # pathwise catalog eval
     clause_model_cli.register(catalog_app)  # pathwise catalog clause-model train
     catalog_eval_cli.register_bench(bench_app)  # pathwise bench catalog
-    odobot_study_cli.register(odobot_cli.register(app))  # pathwise odobot ...
+    odobot_app = odobot_cli.register(app)  # pathwise odobot build | inspect
+    odobot_study_cli.register(odobot_app)  # pathwise odobot run | demo
+    students_cli.register(odobot_app)  # pathwise odobot train
     odobot_study_cli.register_bench(bench_app)  # pathwise bench odobot
 
 

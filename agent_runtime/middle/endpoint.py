@@ -34,14 +34,21 @@ def build_messages(
     ]
 
 
-def step_schema(inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER) -> dict[str, Any]:
-    """The global Action AST schema, or with ``inp`` the step's grounded schema."""
+def step_schema(
+    inp: MiddleInput | None = None, fmt: MiddleFormat = PAPER, *, free_text: bool = False
+) -> dict[str, Any]:
+    """The global Action AST schema, or with ``inp`` the step's grounded schema (with
+    ``free_text``, grounded targets and any typed text)."""
     if inp is None:
         schema = decoding_schema(fmt)
     else:
         shown = {el.label: echo_text(el, fmt) for el in inp.observation.labels[:MAX_LABELS]}
         schema = grounded_schema(
-            inp.top.command or inp.top.intention, list(shown), shown, echo=fmt.echo_label
+            inp.top.command or inp.top.intention,
+            list(shown),
+            shown,
+            echo=fmt.echo_label,
+            free_text=free_text,
         )
     return schema
 
@@ -61,6 +68,7 @@ class EndpointMiddle:
         temperature: float = 0.0,
         max_tokens: int = 256,
         grounded_schema: bool = False,
+        free_text: bool = False,
         fmt: MiddleFormat = PAPER,
         client: ChatClient | None = None,
     ) -> None:
@@ -72,6 +80,7 @@ class EndpointMiddle:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.grounded_schema = grounded_schema
+        self.free_text = free_text
         self.fmt = fmt
 
     @classmethod
@@ -84,7 +93,9 @@ class EndpointMiddle:
         try:
             reply = self.client.chat(
                 build_messages(inp, vision=self.vision, fmt=self.fmt),
-                json_schema=step_schema(inp if self.grounded_schema else None, self.fmt),
+                json_schema=step_schema(
+                    inp if self.grounded_schema else None, self.fmt, free_text=self.free_text
+                ),
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
                 schema_name="action_ast",

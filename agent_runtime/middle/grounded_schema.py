@@ -56,7 +56,12 @@ def provider_query(command: str) -> tuple[str, str | None] | None:
 
 
 def grounded_schema(
-    command: str, labels: list[int], texts: dict[int, str] | None = None, *, echo: bool = False
+    command: str,
+    labels: list[int],
+    texts: dict[int, str] | None = None,
+    *,
+    echo: bool = False,
+    free_text: bool = False,
 ) -> dict[str, Any]:
     """The decoding schema narrowed to this step's visible labels and typed text.
 
@@ -65,10 +70,12 @@ def grounded_schema(
     `type`; a command outside the grammar without quoted strings leaves `type.text` free,
     because then the top layer asked for no particular text. With `echo`
     (an echoing middle format), click and type name a visible label's text, and its number
-    is decoded with it (`texts` maps each visible label to its displayed text).
+    is decoded with it (`texts` maps each visible label to its displayed text). With
+    `free_text` the typed text is never narrowed: the command is a user's sentence whose values
+    are not all quoted (an LMS task's dates, points and names), so only the targets are grounded.
     """
     schema = copy.deepcopy(_base())
-    typed = typed_texts(command)
+    typed = None if free_text else typed_texts(command)
     query = provider_query(command)
     ids = sorted(set(labels))
     kept = []

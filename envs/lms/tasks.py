@@ -1,8 +1,9 @@
 """The LMS's 60 task templates, their instances and checks: OdoBot Section V (task selection).
 
-Each template names one section action (its side effect is one REST call); an instance fills
-the template's parameters from a world. A check reads the database (never the page): the row
-created, the field changed, the record added, the flag set or the row deleted.
+Each template names one section action (its side effect is one REST call) and the ways a user
+might ask for it; an instance fills one phrasing's parameters from a world, so what an agent is
+given is a sentence with the names and values inside it. A check reads the database (never the
+page): the row created, the field changed, the record added, the flag set or the row deleted.
 """
 
 from __future__ import annotations
@@ -10,14 +11,20 @@ from __future__ import annotations
 import random
 import string
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from contracts.secrets import secret_ref
 from envs.lms.sections import STATIC_OPTIONS, Section, section
-from envs.lms.world import ADJ, NOUN, World, person_name
+from envs.lms.world import ADJ, NOUN, QUIZ_CHOICES, World, person_name, pool, title
+
+Phrasings = Literal["train", "heldout"]
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
 class TaskTemplate(BaseModel):
@@ -25,8 +32,22 @@ class TaskTemplate(BaseModel):
     id: str
     section: str
     action: str
-    text: str
+    # Phrasings for demonstrations and training (the first is the demonstrated one) and the
+    # ones only held-out instances use.
+    texts: tuple[str, ...] = Field(min_length=1)
+    heldout_texts: tuple[str, ...] = Field(min_length=1)
     checks: dict[str, bool] = Field(default_factory=dict)  # checkbox fields a variant turns on
+
+    @model_validator(mode="after")
+    def _same_values(self) -> TaskTemplate:
+        want = placeholders(self.texts[0])
+        for text in self.texts + self.heldout_texts:
+            if placeholders(text) != want:
+                raise ValueError(
+                    f"phrasing {text!r} names {sorted(placeholders(text))}, the first one "
+                    f"{sorted(want)}: every phrasing must carry the same values"
+                )
+        return self
 
 
 class TaskInstance(BaseModel):
@@ -37,9 +58,22 @@ class TaskInstance(BaseModel):
     template_id: str
     text: str
     params: dict[str, str]
+    phrasing: str = ""  # which wording: "train:1", "heldout:0"
 
 
 TEMPLATE_FILE = Path(__file__).with_name("task_templates.yaml")
+# Values the application itself offers on every world (select options, quiz answers, a tick):
+# every instance may name them, so they say nothing about which instance a text came from.
+CONSTANTS = frozenset(
+    {v for opts in STATIC_OPTIONS.values() for v in opts} | set(QUIZ_CHOICES) | {"yes", "no"}
+)
+CREDENTIALS = ("username", "password")
+
+
+def instance_values(inst: TaskInstance) -> set[str]:
+    """What identifies an instance besides its text: its parameter values, credentials and the
+    application's constants left out."""
+    return {v for k, v in inst.params.items() if k not in CREDENTIALS and v not in CONSTANTS}
 
 
 def load_templates(path: Path = TEMPLATE_FILE) -> tuple[TaskTemplate, ...]:
@@ -73,12 +107,9 @@ def _date(rng: random.Random) -> str:
     return f"2027-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"
 
 
-def _sentence(rng: random.Random) -> str:
-    return f"{rng.choice(ADJ)} notes on {rng.choice(NOUN).lower()} {rng.randint(1, 999)}"
-
-
-def _title(rng: random.Random) -> str:
-    return f"{rng.choice(ADJ)} {rng.choice(NOUN)} {rng.randint(100, 999)}"
+def _sentence(rng: random.Random, world: World) -> str:
+    adj, noun = pool(world.names, ADJ), pool(world.names, NOUN)
+    return f"{rng.choice(adj)} notes on {rng.choice(noun).lower()} {rng.randint(1, 999)}"
 
 
 def _item_title(sec: Section, row: Any) -> str:
@@ -86,9 +117,16 @@ def _item_title(sec: Section, row: Any) -> str:
 
 
 def instantiate(
-    tpl: TaskTemplate, world: World, rng: random.Random, avoid: set[str], task_id: str
+    tpl: TaskTemplate,
+    world: World,
+    rng: random.Random,
+    avoid: set[str],
+    task_id: str,
+    which: Phrasings = "train",
+    variant: int = 0,
 ) -> TaskInstance:
-    """Fill `tpl` from `world`; values in `avoid` (e.g. every demonstrated value) are not used."""
+    """Fill one phrasing of `tpl` from `world`; values in `avoid` (e.g. every value a training
+    instance used) are not used."""
     sec, act = section(tpl.section), section(tpl.section).action(tpl.action)
     # The password is named, never written: the executor types it from the LMS's secret store.
     params: dict[str, str] = {"username": world.me.login, "password": secret_ref("password")}
@@ -117,15 +155,22 @@ def instantiate(
             slug = "".join(rng.choices(string.ascii_lowercase, k=6))
             params[f.name] = _fresh(rng, avoid, lambda s=slug: f"https://example.edu/{s}")
         elif f.name == "name" and sec.key == "people":
-            params[f.name] = person_name(rng, avoid)
+            params[f.name] = person_name(rng, avoid, world.names)
         elif f.name == "code":
             params[f.name] = _fresh(rng, avoid, lambda: f"X{rng.randint(100, 999)}")
         elif f.kind == "richtext" or f.name == "comment":
-            params[f.name] = _fresh(rng, avoid, lambda: _sentence(rng))
+            params[f.name] = _fresh(rng, avoid, lambda: _sentence(rng, world))
         else:
-            params[f.name] = _fresh(rng, avoid, lambda: _title(rng))
-    text = tpl.text.format(**params)
-    return TaskInstance(task_id=task_id, template_id=tpl.id, text=text, params=params)
+            params[f.name] = _fresh(rng, avoid, lambda: title(rng, world.names, 999))
+    texts = tpl.texts if which == "train" else tpl.heldout_texts
+    k = variant % len(texts)
+    return TaskInstance(
+        task_id=task_id,
+        template_id=tpl.id,
+        text=texts[k].format(**params),
+        params=params,
+        phrasing=f"{which}:{k}",
+    )
 
 
 def _options(kind: str, world: World, cid: int | None, item: Any) -> list[str]:
@@ -140,9 +185,17 @@ def _options(kind: str, world: World, cid: int | None, item: Any) -> list[str]:
 
 
 def make_instances(
-    world: World, seed: int, avoid: set[str] | None = None, prefix: str = "t"
+    world: World,
+    seed: int,
+    avoid: set[str] | None = None,
+    prefix: str = "t",
+    which: Phrasings = "train",
+    variant: int = 0,
 ) -> list[TaskInstance]:
-    """One instance of every template on `world` (the paper: one instance per template)."""
+    """One instance of every template on `world` (the paper: one instance per template), each
+    in phrasing `variant` of its `which` list (variant 0 of "train" is the demonstrated one)."""
     rng = random.Random(seed)
     avoid = avoid if avoid is not None else set()
-    return [instantiate(t, world, rng, avoid, f"{prefix}-{t.id}") for t in TEMPLATES]
+    return [
+        instantiate(t, world, rng, avoid, f"{prefix}-{t.id}", which, variant) for t in TEMPLATES
+    ]

@@ -2,7 +2,9 @@
 
 A seed fixes the account, the courses and every item in them, and the layout (course
 navigation order, a notice banner that shifts every XPath below it, item order). Two seeds give
-different names, counts, orders and ids, which is what held-out task instances run on.
+different counts, orders and ids; the name pool (`names`) decides which half of every name list
+a world draws from, so a held-out world's courses, people and titles never occur in a training
+world (nor in a task drawn from one).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import random
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,6 +37,8 @@ ADJ = ["Early", "Hidden", "Quiet", "Rapid", "Curious", "Open", "Second", "Final"
 NOUN = ["Patterns", "Questions", "Methods", "Notes", "Project", "Reflection", "Survey", "Essay",
         "Debate", "Case Study", "Workshop", "Readings", "Experiment", "Proposal", "Summary",
         "Checkpoint", "Primer", "Journal"]  # fmt: skip
+QUIZ_CHOICES = ["True", "False", "Sometimes", "Never", "Always", "Depends"]
+NamePool = Literal["train", "heldout"]
 BANNERS = ["Scheduled maintenance Sunday 02:00-04:00.", "New: course analytics are live."]
 
 
@@ -77,6 +81,7 @@ class Layout(BaseModel):
 class World(BaseModel):
     model_config = ConfigDict(extra="forbid")
     seed: int
+    names: NamePool = "train"
     me: User
     users: list[User]
     items: list[Item]
@@ -87,19 +92,28 @@ class World(BaseModel):
         return sorted((i for i in self.items if i.section == "settings"), key=lambda i: i.position)
 
 
-def title_pool(rng: random.Random, n: int, used: set[str]) -> list[str]:
+def pool(names: NamePool, words: list[str]) -> list[str]:
+    """Every other entry of a name list: the training half or the held-out half."""
+    return words[0 if names == "train" else 1 :: 2]
+
+
+def title(rng: random.Random, names: NamePool, high: int = 99) -> str:
+    return f"{rng.choice(pool(names, ADJ))} {rng.choice(pool(names, NOUN))} {rng.randint(1, high)}"
+
+
+def title_pool(rng: random.Random, n: int, used: set[str], names: NamePool) -> list[str]:
     out: list[str] = []
     while len(out) < n:
-        t = f"{rng.choice(ADJ)} {rng.choice(NOUN)} {rng.randint(1, 99)}"
+        t = title(rng, names)
         if t not in used:
             used.add(t)
             out.append(t)
     return out
 
 
-def person_name(rng: random.Random, used: set[str]) -> str:
+def person_name(rng: random.Random, used: set[str], names: NamePool = "train") -> str:
     while True:
-        n = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+        n = f"{rng.choice(pool(names, FIRST))} {rng.choice(pool(names, LAST))}"
         if n not in used:
             used.add(n)
             return n
@@ -113,11 +127,12 @@ def world_password(seed: int) -> str:
     return base64.b32encode(digest).decode()[:12].capitalize() + "7!"
 
 
-def generate_world(seed: int, *, banner: bool | None = None) -> World:
-    """The LMS data for `seed`; `banner` forces the layout notice on or off."""
+def generate_world(seed: int, *, banner: bool | None = None, names: NamePool = "train") -> World:
+    """The LMS data for `seed`; `banner` forces the layout notice on or off, `names` picks the
+    half of every name list the world draws from."""
     rng = random.Random(seed)
     used: set[str] = set()
-    me_name = person_name(rng, used)
+    me_name = person_name(rng, used, names)
     me = User(
         id=rng.randint(2, 9),
         login=me_name.split()[0].lower(),
@@ -125,7 +140,7 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
         password=world_password(seed),
     )
     users = [me] + [
-        User(id=100 + k, login=f"user{k}", name=person_name(rng, used), password="-")
+        User(id=100 + k, login=f"user{k}", name=person_name(rng, used, names), password="-")
         for k in range(rng.randint(8, 12))
     ]
     next_id = rng.randint(10, 40)
@@ -138,7 +153,7 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
         items.append(it)
         return it
 
-    subjects = rng.sample(SUBJECTS, rng.randint(3, 5))
+    subjects = rng.sample(pool(names, SUBJECTS), rng.randint(3, 5))
     for subj in subjects:
         cid = next_id = next_id + rng.randint(2, 9)
         course = Item(id=cid, section="settings", course_id=cid, position=rng.random(), data={
@@ -151,7 +166,7 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
         roster = rng.sample(users[1:], rng.randint(4, 7))
         for u in roster:
             add("people", cid, {"name": u.name, "role": "Student"})
-        titles = title_pool(rng, 24, used)
+        titles = title_pool(rng, 24, used, names)
         for _ in range(rng.randint(2, 4)):
             add("announcements", cid, {"title": titles.pop(), "message": "Please read this."})
         for _ in range(rng.randint(2, 4)):
@@ -165,7 +180,7 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
         for _ in range(rng.randint(2, 3)):
             add("modules", cid, {"name": f"Week {rng.randint(1, 14)}: {titles.pop()}"})
         for _ in range(rng.randint(2, 3)):
-            choices = rng.sample(["True", "False", "Sometimes", "Never", "Always", "Depends"], 4)
+            choices = rng.sample(QUIZ_CHOICES, 4)
             add("quizzes", cid, {"title": titles.pop(), "time_limit": 20, "choices": choices,
                                  "question": "Which answer fits the reading best?"})  # fmt: skip
         for _ in range(rng.randint(2, 3)):
@@ -173,7 +188,7 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
     add("profile", None, {"display_name": me.name, "time_zone": rng.choice(TIME_ZONES),
                           "language": LANGUAGES[0], "email_notifications": False,
                           "bio": "", "pronouns": rng.choice(PRONOUNS)})  # fmt: skip
-    titles = title_pool(rng, 6, used)
+    titles = title_pool(rng, 6, used, names)
     for _ in range(rng.randint(2, 3)):
         add("calendar", None, {"title": titles.pop(), "date": "2026-11-0" + str(rng.randint(1, 9))})
     for _ in range(rng.randint(2, 3)):
@@ -186,4 +201,4 @@ def generate_world(seed: int, *, banner: bool | None = None) -> World:
     rng.shuffle(nav)
     show_banner = rng.random() < 0.5 if banner is None else banner
     layout = Layout(nav_order=nav, banner=rng.choice(BANNERS) if show_banner else "")
-    return World(seed=seed, me=me, users=users, items=items, layout=layout)
+    return World(seed=seed, names=names, me=me, users=users, items=items, layout=layout)

@@ -1,26 +1,38 @@
-"""The full-observation baseline: the endpoint middle's prompt (every label, every step).
+"""The full-observation baseline: the runtime's endpoint middle on the LMS (OdoBot Section VI's
+Agent-E stand-in: every label, every step).
 
-WebRider's endpoint middle (agent_runtime/middle/endpoint.py) sends the task command, the URL
-and all labels of the page at each step, text-only here; its answer is one Action AST. The
-actions come from the LMS's scripted demonstrator (an oracle, like OdoBot's answerer), and the
-prompt each step would cost is counted with the same tokenizer as OdoBot's prompts.
+Each step the middle gets the task as its command, the URL, every label of the page (up to the
+middle's 60) and its recent actions (`agent_runtime/middle/endpoint.build_messages`, text-only),
+and answers one Action AST; the guard compiler decides what the executor runs. Its next action
+comes from a trained student behind an endpoint (`EndpointMiddle`, targets grounded in the
+visible labels, typed text free) or, as the upper bound, from the LMS's scripted demonstrator
+(`DemonstratorMiddle`). The episode ends at the task's side effect (the first non-GET request:
+every LMS task is one) or at the step cap. Prompts are counted with the same tokenizer as
+OdoBot's.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from agent_runtime.middle.base import MiddleInput
+from agent_runtime.guards import compile_action
+from agent_runtime.middle.base import MiddleInput, MiddleOutput, MiddlePolicy
 from agent_runtime.middle.endpoint import build_messages
-from contracts.actions import ActionAST
-from contracts.observation import Observation
+from agent_runtime.middle.format import MiddleFormat, render_answer
+from contracts.actions import ActionAST, WaitAction
+from contracts.history import RecentAction, RecentHistory
 from contracts.top_state import TopState
 from envs.lms import TaskInstance
-from envs.lms.demonstrator import DemoError, demonstrate
+from envs.lms.demonstrator import DemoError, plan_steps, step_ast
 from odobot.capture import Recorder
 from odobot.tokens import ChatTokenCounter
+
+# The scripted user's page was not there yet (a navigation landing late): it waits, as a
+# person would; such steps are counted but never become training records.
+_LOADING = ActionAST(action=WaitAction(reason="loading", seconds=0.5))
 
 
 class BaselineResult(BaseModel):
@@ -29,34 +41,94 @@ class BaselineResult(BaseModel):
     steps: int
     prompt_tokens: int
     completion_tokens: int
+    side_effect: str = ""  # "METHOD /path" of the request that ended the episode
+    actions: list[str] = Field(default_factory=list)
     error: str = ""
     wall_s: float = 0.0
 
 
+class DemonstratorMiddle:
+    """The upper bound: the scripted demonstrator's next step, written as the middle's answer."""
+
+    name = "oracle (scripted demonstrator)"
+
+    def __init__(self, inst: TaskInstance, fmt: MiddleFormat) -> None:
+        self.steps = plan_steps(inst, signed_in=True)
+        self.fmt = fmt
+        self.done = 0
+
+    def propose(self, inp: MiddleInput) -> MiddleOutput:
+        if self.done >= len(self.steps):
+            return MiddleOutput(raw=_LOADING.to_json())
+        try:
+            ast = step_ast(inp.observation, self.steps[self.done])
+        except DemoError:
+            return MiddleOutput(raw=_LOADING.to_json())
+        self.done += 1
+        return MiddleOutput(raw=render_answer(ast, inp.observation, self.fmt))
+
+
+def side_effect(rec: Recorder, since: int) -> str:
+    """The first non-GET request recorded after event `since` ("" if none)."""
+    for ev in rec.events[since:]:
+        if ev.kind == "api" and (ev.method or "GET").upper() != "GET":
+            return f"{ev.method} {ev.base_path}"
+    return ""
+
+
 def run_baseline(
-    rec: Recorder, inst: TaskInstance, start_url: str, counter: ChatTokenCounter
+    rec: Recorder,
+    inst: TaskInstance,
+    start_url: str,
+    middle: MiddlePolicy,
+    counter: ChatTokenCounter,
+    fmt: MiddleFormat,
+    *,
+    max_steps: int,
+    records: list[dict[str, Any]] | None = None,
 ) -> BaselineResult:
+    """One episode on a signed-in session; with `records`, each executed click or entry is
+    appended as (messages, the post-guard answer) for training."""
     t0 = time.perf_counter()
-    usage = {"prompt": 0, "completion": 0, "steps": 0}
-
-    def count(obs: Observation, ast: ActionAST) -> None:
-        inp = MiddleInput(top=TopState(intention=inst.text, command=inst.text), observation=obs)
-        usage["prompt"] += counter.prompt(build_messages(inp, vision=False))
-        usage["completion"] += counter.completion(ast.model_dump_json())
-        usage["steps"] += 1
-
     rec.begin(f"base-{inst.task_id}")
     rec.goto(start_url)
-    error = ""
-    try:
-        demonstrate(rec, inst, on_step=count)
-    except DemoError as e:
-        error = str(e)
-    return BaselineResult(
-        task_id=inst.task_id,
-        steps=usage["steps"],
-        prompt_tokens=usage["prompt"],
-        completion_tokens=usage["completion"],
-        error=error,
-        wall_s=round(time.perf_counter() - t0, 2),
-    )
+    res = BaselineResult(task_id=inst.task_id, steps=0, prompt_tokens=0, completion_tokens=0)
+    history = RecentHistory()
+    top = TopState(intention=inst.text, command=inst.text)
+    for step in range(max_steps):
+        obs = rec.observe()
+        inp = MiddleInput(top=top, observation=obs, history=history)
+        messages = build_messages(inp, vision=False, fmt=fmt)
+        out = middle.propose(inp)
+        res.steps += 1
+        res.prompt_tokens += counter.prompt(messages)
+        res.completion_tokens += counter.completion(out.raw)
+        compiled = compile_action(out.raw, obs, history)
+        if compiled.action is None:
+            res.error = f"step {step}: blocked by the guards ({compiled.report.detail})"
+            break
+        since = len(rec.events)
+        done = rec.execute(compiled.action)
+        action = compiled.action.action if done.executed == "action" else compiled.action.fallback
+        res.actions.append(action.model_dump_json(exclude_none=True))
+        if records is not None and done.executed == "action" and action.type in ("click", "type"):
+            answer = render_answer(compiled.action, obs, fmt)
+            records.append({"messages": messages, "completion": answer, "action": action.type})
+        history = history.push(
+            RecentAction(
+                step_index=step,
+                url=obs.url,
+                action=action.model_dump_json(exclude_none=True),
+                action_type=action.type,
+                state_hash=obs.state_hash,
+                ok=done.ok,
+            ),
+            failure=f"step {step}: {done.error}" if not done.ok and done.error else None,
+        )
+        res.side_effect = side_effect(rec, since)
+        if res.side_effect:
+            break
+    else:
+        res.error = f"no side effect after {max_steps} steps"
+    res.wall_s = round(time.perf_counter() - t0, 2)
+    return res

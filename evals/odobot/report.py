@@ -1,8 +1,11 @@
-"""OdoBot vs the full-observation baseline: success, tokens per task, amortization (Table IV).
+"""OdoBot vs the full-observation baseline, students and oracles: success, tokens and model
+calls per task, paired statistics, amortization (OdoBot Table IV and Section VIII).
 
-Amortization, as in the paper's conclusion: the model's construction cost (description
-tokens) divided by the tokens OdoBot saves per task is the number of tasks after which
-building the model has paid for itself.
+The result is the two student arms (trained models answer every prompt); the oracle arms (the
+task's parameters answer) are the upper bound of the same machinery. Between the student arms:
+exact McNemar on the discordant tasks and a paired bootstrap CI of the success difference.
+Amortization, as in the paper's conclusion: the model's construction cost (description tokens)
+divided by the tokens OdoBot saves per task against the baseline.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import math
 from pathlib import Path
 from statistics import fmean
 from typing import Any
+
+from evals.stats import mcnemar_exact, paired_bootstrap, paired_table
 
 # OdoBot Section VII / VIII, for the comparison column (gpt-5.5, 45 Canvas tasks, 5 runs).
 PAPER = {
@@ -23,115 +28,215 @@ PAPER = {
     "amortization_vs_agent_e": 676,
     "amortization_vs_webvoyager": 120,
 }
+ARMS = ("odobot-student", "baseline-student", "odobot-oracle", "baseline-oracle")
+LABELS = {
+    "odobot-student": "OdoBot, trained student",
+    "baseline-student": "full-observation baseline, trained student",
+    "odobot-oracle": "OdoBot, oracle (upper bound)",
+    "baseline-oracle": "full-observation baseline, oracle (upper bound)",
+}
 
 
 def _rows(folder: Path) -> dict[str, dict[str, Any]]:
     return {p.stem: json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))}
 
 
+def _arm_stats(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def mean(key: str) -> float:
+        return round(fmean(r[key] for r in rows), 1)
+
+    return {
+        "tasks": len(rows),
+        "success": round(fmean(bool(r["success"]) for r in rows), 3),
+        "successes": sum(bool(r["success"]) for r in rows),
+        "prompt_tokens_per_task": mean("prompt_tokens"),
+        "completion_tokens_per_task": mean("completion_tokens"),
+        "calls_per_task": mean("calls"),
+        "request_errors": sum(len(r.get("request_errors", [])) for r in rows),
+    }
+
+
+def _compare(
+    odo: list[dict[str, Any]], base: list[dict[str, Any]], construction: int
+) -> dict[str, Any]:
+    """OdoBot against the baseline on the same tasks: token ratio, amortization, paired tests."""
+    a, b = [bool(r["success"]) for r in odo], [bool(r["success"]) for r in base]
+    table = paired_table(a, b)
+    o_prompt = fmean(r["prompt_tokens"] for r in odo)
+    b_prompt = fmean(r["prompt_tokens"] for r in base)
+    o_all = o_prompt + fmean(r["completion_tokens"] for r in odo)
+    b_all = b_prompt + fmean(r["completion_tokens"] for r in base)
+    saved = b_all - o_all
+    boot = paired_bootstrap(a, b)
+    return {
+        "tasks": len(a),
+        "paired": table,
+        "mcnemar_exact_p": mcnemar_exact(table["candidate_only"], table["reference_only"]),
+        "success_difference": boot["difference"],
+        "prompt_token_ratio": round(o_prompt / max(1e-9, b_prompt), 3),
+        "tokens_saved_per_task": round(saved, 1),
+        "amortization_tasks": math.ceil(construction / saved) if saved > 0 else None,
+    }
+
+
+def _training(out: Path) -> dict[str, Any]:
+    """The students' stages (`pathwise odobot train`): seconds, steps, losses, records."""
+    root = out / "students"
+    stages = {p.parent.name: json.loads(p.read_text()) for p in sorted(root.glob("*/stage.json"))}
+    if not stages:
+        return {}
+    info: dict[str, Any] = {"stage_seconds": {k: round(v["seconds"]) for k, v in stages.items()}}
+    for agent in ("odobot", "baseline"):
+        st = stages.get(agent)
+        if st is None:
+            continue
+        losses = st["train_losses"]
+        info[agent] = {
+            "steps": st["global_step"],
+            "precision": st["precision"],
+            "loss_first": losses[0] if losses else None,
+            "loss_last": losses[-1] if losses else None,
+            "train_runtime_s": st.get("train_runtime_s"),
+            "records": stages.get("export", {}).get(agent, {}).get("splits", {}).get("train"),
+        }
+    runs = stages.get("runs", {})
+    info["training_runs"] = {a: runs.get(a) for a in ("odobot", "baseline") if a in runs}
+    return info
+
+
 def summarize(out: Path) -> dict[str, Any]:
-    odo = _rows(out / "runs" / "odobot")
-    base = _rows(out / "runs" / "baseline")
-    build = json.loads((out / "model" / "build.json").read_text())
-    ids = sorted(odo.keys() & base.keys())
+    rows = {arm: _rows(out / "runs" / arm) for arm in ARMS}
+    rows = {arm: r for arm, r in rows.items() if r}
+    if not rows:
+        raise FileNotFoundError(f"{out / 'runs'}: no held-out runs yet")
+    ids = sorted(set.intersection(*(set(r) for r in rows.values())))
     if not ids:
-        raise FileNotFoundError(f"{out / 'runs'}: no task has results from both arms yet")
+        raise FileNotFoundError(f"{out / 'runs'}: no task has results from every arm run")
+    build = json.loads((out / "model" / "build.json").read_text())
+    construction = build["construction_tokens"]
+    arms = {arm: _arm_stats([r[t] for t in ids]) for arm, r in rows.items()}
+    comparisons = {}
+    for who in ("student", "oracle"):
+        o, b = rows.get(f"odobot-{who}"), rows.get(f"baseline-{who}")
+        if o and b:
+            comparisons[who] = _compare([o[t] for t in ids], [b[t] for t in ids], construction)
     tasks = []
     for tid in ids:
-        o, b = odo[tid], base[tid]
-        tasks.append(
-            {
-                "task": tid,
-                "template": o["template"],
-                "odobot_success": o["success"],
-                "odobot_prompt_tokens": o["prompt_tokens"],
-                "odobot_completion_tokens": o["completion_tokens"],
-                "odobot_prompts": len(o["prompts"]),
-                "odobot_reason": o["reason"] if not o["success"] else "",
-                "cursor_relocations": o["cursor_relocations"],
-                "element_relocations": o["element_relocations"],
-                "baseline_success": b["success"],
-                "baseline_prompt_tokens": b["prompt_tokens"],
-                "baseline_completion_tokens": b["completion_tokens"],
-                "baseline_steps": b["steps"],
-            }
-        )
-
-    def mean(key: str) -> float:
-        return round(fmean(t[key] for t in tasks), 1)
-
-    o_tok = mean("odobot_prompt_tokens") + mean("odobot_completion_tokens")
-    b_tok = mean("baseline_prompt_tokens") + mean("baseline_completion_tokens")
-    saved = b_tok - o_tok
-    construction = build["construction_tokens"]
-    summary = {
-        "tasks": len(tasks),
-        "odobot_success": round(fmean(t["odobot_success"] for t in tasks), 3),
-        "baseline_success": round(fmean(t["baseline_success"] for t in tasks), 3),
-        "odobot_prompt_tokens_per_task": mean("odobot_prompt_tokens"),
-        "odobot_completion_tokens_per_task": mean("odobot_completion_tokens"),
-        "baseline_prompt_tokens_per_task": mean("baseline_prompt_tokens"),
-        "baseline_completion_tokens_per_task": mean("baseline_completion_tokens"),
-        "prompt_token_ratio": round(
-            mean("odobot_prompt_tokens") / max(1e-9, mean("baseline_prompt_tokens")), 3
-        ),
-        "tokens_saved_per_task": round(saved, 1),
+        any_row = next(r[tid] for r in rows.values())
+        t: dict[str, Any] = {"task": tid, "template": any_row["template"]}
+        for arm, r in rows.items():
+            row = r[tid]
+            t[arm] = {
+                "success": row["success"],
+                "calls": row["calls"],
+                "prompt_tokens": row["prompt_tokens"],
+                "completion_tokens": row["completion_tokens"],
+                "why": "" if row["success"] else (row.get("reason") or row.get("error") or
+                                                  row.get("check", "")),
+            }  # fmt: skip
+        tasks.append(t)
+    return {
+        "arms": arms,
+        "comparisons": comparisons,
         "construction_tokens": construction,
-        "amortization_tasks": math.ceil(construction / saved) if saved > 0 else None,
-        "cursor_relocations": sum(t["cursor_relocations"] for t in tasks),
-        "element_relocations": sum(t["element_relocations"] for t in tasks),
         "model": build["stats"],
+        "training": _training(out),
+        "paper": PAPER,
+        "tasks": tasks,
     }
-    return {"summary": summary, "paper": PAPER, "tasks": tasks}
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
 
 
 def markdown(rep: dict[str, Any], meta: dict[str, Any]) -> str:
-    s, p = rep["summary"], rep["paper"]
+    arms, cmp_, p = rep["arms"], rep["comparisons"], rep["paper"]
+    n = next(iter(arms.values()))["tasks"]
     lines = [
-        "# OdoBot vs the full-observation baseline on the local LMS",
+        "# OdoBot vs the full-observation baseline on the local LMS, with trained students",
         "",
-        f"{s['tasks']} held-out task instances (one per template; a seed, names, orders and a "
-        "banner never demonstrated). Tokens are counted with the served student's tokenizer "
-        f"({meta.get('tokenizer', 'SmolLM2-135M-Instruct')}). Both arms' answers come from a "
-        "deterministic oracle reading the task's parameters, so the comparison is about what "
-        "each arm must send a model and whether the graph reaches the side effect; success is "
-        "the side effect found in the LMS database.",
+        f"{n} held-out task instances (one per template): a world seed, course, people and item "
+        "names, orders, a banner and instruction phrasings that no demonstration or training "
+        "record holds. The session starts signed in. Success is the side effect found in the LMS "
+        "database. The trained students (LoRA over SmolLM2-135M-Instruct, served by vLLM with "
+        "structured outputs) are the result; the oracle arms answer from the task's parameters "
+        "and are the upper bound of the same machinery. Tokens are counted with the students' "
+        f"tokenizer ({meta.get('tokenizer', 'smollm2-135m-instruct')}) through its chat "
+        "template.",
         "",
-        "| | OdoBot (here) | full-observation baseline (here) | paper: OdoBot vs Agent-E |",
-        "| --- | --- | --- | --- |",
-        f"| task success | {s['odobot_success']:.1%} | {s['baseline_success']:.1%} | "
-        f"{p['odobot_success']:.1%} vs {p['agent_e_success']:.1%} |",
-        f"| prompt tokens / task | {s['odobot_prompt_tokens_per_task']:,.0f} | "
-        f"{s['baseline_prompt_tokens_per_task']:,.0f} | |",
-        f"| completion tokens / task | {s['odobot_completion_tokens_per_task']:,.0f} | "
-        f"{s['baseline_completion_tokens_per_task']:,.0f} | |",
-        f"| prompt tokens, OdoBot / baseline | {s['prompt_token_ratio']:.1%} | 100% | "
-        f"{p['odobot_tokens_vs_agent_e']:.0%} (vs WebVoyager {p['odobot_tokens_vs_webvoyager']:.0%}) |",  # noqa: E501
-        f"| model construction (description tokens) | {s['construction_tokens']:,} | | "
-        f"{p['construction_tokens']:,} |",
-        f"| amortization point (tasks) | {s['amortization_tasks']} | | "
-        f"{p['amortization_vs_agent_e']} vs Agent-E, {p['amortization_vs_webvoyager']} vs "
-        "WebVoyager |",
+        "| arm | success | prompt tokens / task | completion tokens / task | model calls / task |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for arm in ARMS:
+        if arm in arms:
+            a = arms[arm]
+            lines.append(
+                f"| {LABELS[arm]} | {_pct(a['success'])} ({a['successes']}/{a['tasks']}) | "
+                f"{a['prompt_tokens_per_task']:,.0f} | {a['completion_tokens_per_task']:,.0f} | "
+                f"{a['calls_per_task']:.1f} |"
+            )
+    lines.append(
+        f"| paper: OdoBot vs Agent-E | {_pct(p['odobot_success'])} vs "
+        f"{_pct(p['agent_e_success'])} | OdoBot {p['odobot_tokens_vs_agent_e']:.0%} of Agent-E "
+        "| | |"
+    )
+    for who, c in cmp_.items():
+        d = c["success_difference"]
+        t = c["paired"]
+        lines += [
+            "",
+            f"**OdoBot vs baseline, {who}s** ({c['tasks']} paired tasks): prompt tokens "
+            f"{_pct(c['prompt_token_ratio'])} of the baseline's (paper: "
+            f"{p['odobot_tokens_vs_agent_e']:.0%}); success difference "
+            f"{d['estimate']:+.3f} (95% paired bootstrap CI {d['ci_low']:+.3f} to "
+            f"{d['ci_high']:+.3f}); both succeed {t['both']}, only OdoBot {t['candidate_only']}, "
+            f"only the baseline {t['reference_only']}, neither {t['neither']}; exact McNemar "
+            f"p = {c['mcnemar_exact_p']:.3g}; {c['tokens_saved_per_task']:,.0f} tokens saved per "
+            f"task repay the model's construction ({rep['construction_tokens']:,} description "
+            f"tokens) after {c['amortization_tasks']} tasks (paper: {p['amortization_vs_agent_e']} "
+            "vs Agent-E).",
+        ]
+    tr = rep.get("training") or {}
+    if tr:
+        stages = ", ".join(f"{k} {v}" for k, v in tr["stage_seconds"].items())
+        lines += ["", f"Students (`pathwise odobot train`, stage seconds: {stages}):", ""]
+        for agent in ("odobot", "baseline"):
+            if agent in tr:
+                s = tr[agent]
+                lines.append(
+                    f"- {agent}: {s['records']} records, {s['steps']} steps in {s['precision']}, "
+                    f"loss {s['loss_first']:.3f} -> {s['loss_last']:.3f}, "
+                    f"{(s['train_runtime_s'] or 0):.0f} s of training"
+                )
+    m = rep["model"]
+    lines += [
         "",
-        f"Model: {s['model']['vertices']} vertices, {s['model']['edges']} edges from "
-        f"{s['model']['trajectories']} demonstrations ({s['model']['events']} events), "
-        f"{s['model']['dynamic_vertices']} dynamicXpath click vertices. Re-locations during "
-        f"the runs: {s['cursor_relocations']} cursor, {s['element_relocations']} element.",
+        f"Model: {m['vertices']} vertices, {m['edges']} edges from {m['trajectories']} "
+        f"demonstrations ({m['events']} events), {m['dynamic_vertices']} dynamicXpath click "
+        "vertices.",
         "",
-        "| task | OdoBot | prompts | OdoBot prompt tok | baseline | steps | baseline prompt tok |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| task | " + " | ".join(a for a in ARMS if a in arms) + " |",
+        "| --- |" + " --- |" * len(arms),
     ]
     for t in rep["tasks"]:
-        lines.append(
-            f"| {t['template']} | {'ok' if t['odobot_success'] else 'FAIL'} | "
-            f"{t['odobot_prompts']} | {t['odobot_prompt_tokens']} | "
-            f"{'ok' if t['baseline_success'] else 'FAIL'} | {t['baseline_steps']} | "
-            f"{t['baseline_prompt_tokens']} |"
-        )
-    fails = [t for t in rep["tasks"] if not t["odobot_success"]]
+        cells = []
+        for arm in ARMS:
+            if arm in t:
+                r = t[arm]
+                ok = "ok" if r["success"] else "FAIL"
+                cells.append(f"{ok} {r['calls']}/{r['prompt_tokens']}")
+        lines.append(f"| {t['template']} | " + " | ".join(cells) + " |")
+    lines += ["", "Cells: success, then model calls / prompt tokens of the task."]
+    fails = [
+        (t["template"], arm, t[arm]["why"])
+        for t in rep["tasks"]
+        for arm in ARMS
+        if arm in t and not t[arm]["success"]
+    ]
     if fails:
-        lines += ["", "OdoBot failures:", ""]
-        lines += [f"- {t['template']}: {t['odobot_reason'] or 'no side effect'}" for t in fails]
+        lines += ["", "Failures:", ""]
+        lines += [f"- {tpl} ({arm}): {why or 'no side effect'}" for tpl, arm, why in fails]
     if meta:
         lines += ["", "Run: " + ", ".join(f"{k} {v}" for k, v in meta.items())]
     return "\n".join(lines) + "\n"

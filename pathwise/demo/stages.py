@@ -1,4 +1,4 @@
-"""Resumable demo stages: each writes into OUT/<stage>/ and marks itself done with a summary."""
+"""Resumable stages: each writes into OUT/<stage>/ and marks itself done with a summary."""
 
 from __future__ import annotations
 
