@@ -25,7 +25,11 @@ def served_name(agent: str) -> str:
 
 
 @contextmanager
-def served_students(out: Path, logs: Path, startup_timeout_s: float = 600.0) -> Iterator[Students]:
+def served_students(
+    out: Path, logs: Path, *, dtype: str = "auto", startup_timeout_s: float = 600.0
+) -> Iterator[Students]:
+    """Both students served until the block ends; `dtype` auto is bfloat16 only where the CPU
+    runs it natively (serving.vllm_args.resolve_dtype)."""
     missing = [str(student_model(out, a)) for a in AGENTS if not student_model(out, a).is_dir()]
     if missing:
         raise FileNotFoundError(
@@ -40,6 +44,7 @@ def served_students(out: Path, logs: Path, startup_timeout_s: float = 600.0) -> 
                 allow_runtime_lora=False,
                 max_model_len=MAX_MODEL_LEN,
                 max_num_seqs=4,
+                dtype=dtype,
             ),
             log_path=logs / f"vllm-{agent}.log",
             startup_timeout=startup_timeout_s,

@@ -57,8 +57,9 @@ def test_cursor_replay_clicks_the_moved_element_and_a_dynamic_choice(page: Any) 
     class Oracle:
         name = "oracle"
 
-        def answer(self, kind: str, task: str, element: dict, options: list[str]) -> str:
-            return str(options.index("C"))
+        def answer(self, prompt) -> str:
+            assert "C" in prompt.choices
+            return '"C"'
 
     class Count:
         name = "words"
@@ -83,4 +84,4 @@ def test_cursor_replay_clicks_the_moved_element_and_a_dynamic_choice(page: Any) 
     perform(rec, log, "v2", card, "open C")
     assert page.title() == "C"
     assert len(log.calls) == 1 and log.calls[0].kind == "option"
-    assert '[0] <a href="#C">C</a>' in log.calls[0].user
+    assert '- <a href="#C">C</a>' in log.calls[0].user and log.calls[0].answer == "C"
