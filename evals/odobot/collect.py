@@ -17,8 +17,26 @@ from typing import Any
 
 from tqdm import tqdm
 
+from envs.lms import TaskInstance
 from evals.odobot.study import AGENTS, Arms
 from odobot.pipeline import OdoConfig, lms_browser, training_instances
+
+
+def run_doc(
+    inst: TaskInstance, world_seed: int, success: bool, reason: str, records: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One training run's file: the instance, its outcome and (if confirmed) its records."""
+    return {
+        "task_id": inst.task_id,
+        "template": inst.template_id,
+        "world_seed": world_seed,
+        "phrasing": inst.phrasing,
+        "text": inst.text,
+        "success": success,
+        "reason": reason,
+        # A run the database does not confirm teaches nothing reliable.
+        "records": records if success else [],
+    }
 
 
 def collect(
@@ -42,17 +60,8 @@ def collect(
                 for agent, inst in bar:
                     records: list[dict[str, Any]] = []
                     row = arms.run(agent, "oracle", inst, env, session, rec, records)
-                    doc = {
-                        "task_id": inst.task_id,
-                        "template": inst.template_id,
-                        "world_seed": world.seed,
-                        "phrasing": inst.phrasing,
-                        "text": inst.text,
-                        "success": row["success"],
-                        "reason": row.get("reason") or row.get("error", ""),
-                        # A run the database does not confirm teaches nothing reliable.
-                        "records": records if row["success"] else [],
-                    }
+                    reason = row.get("reason") or row.get("error", "")
+                    doc = run_doc(inst, world.seed, row["success"], reason, records)
                     path = folder / agent / f"{inst.task_id}.json"
                     path.parent.mkdir(parents=True, exist_ok=True)
                     path.write_text(json.dumps(doc, indent=1) + "\n")

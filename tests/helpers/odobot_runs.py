@@ -17,6 +17,7 @@ from agent_runtime.middle.format import FORMATS, render_answer
 from contracts.actions import ActionAST, ClickAction, TypeAction
 from contracts.top_state import TopState
 from envs.lms.tasks import TaskInstance
+from evals.odobot.collect import run_doc
 from odobot.prompts import completion_for, option_names, option_prompt, value_prompt
 from tests.helpers.observations import el, obs
 
@@ -64,14 +65,5 @@ def write_runs(folder: Path, world: Any, insts: list[TaskInstance]) -> None:
     for agent, make in (("odobot", _odobot_records), ("baseline", _baseline_records)):
         (folder / agent).mkdir(parents=True, exist_ok=True)
         for inst in insts:
-            doc = {
-                "task_id": inst.task_id,
-                "template": inst.template_id,
-                "world_seed": world.seed,
-                "phrasing": inst.phrasing,
-                "text": inst.text,
-                "success": True,
-                "reason": "",
-                "records": make(inst, courses),
-            }
+            doc = run_doc(inst, world.seed, True, "", make(inst, courses))
             (folder / agent / f"{inst.task_id}.json").write_text(json.dumps(doc))

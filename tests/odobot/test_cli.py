@@ -15,6 +15,8 @@ def test_inspect_and_run_name_the_missing_model(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "graph.json" in res.output and "odobot build" in res.output
     res = runner.invoke(app, ["odobot", "run", "--out", str(tmp_path)])
     assert res.exit_code == 2 and "graph.json" in res.output
+    res = runner.invoke(app, ["odobot", "run", "--out", str(tmp_path), "--answerer", "gpt"])
+    assert res.exit_code == 2 and "expected student or oracle" in res.output
 
 
 def test_a_corrupt_model_file_is_named_with_its_field(tmp_path: Path) -> None:

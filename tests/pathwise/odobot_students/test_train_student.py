@@ -31,11 +31,11 @@ def test_a_few_steps_on_the_real_base_lower_the_loss(smollm2: Path, tmp_path: Pa
     recipe["trainer"] |= {"logging_steps": 1, "save_steps": 100}
     path = tmp_path / "odobot-student-smollm2.yaml"
     path.write_text(yaml.safe_dump(recipe))
-    spec = StudentsSpec(recipes={"odobot": str(path)}, max_steps=4)
+    spec = StudentsSpec(recipes={"odobot": str(path)}, max_steps=3)
     got = train_student("odobot", spec, smollm2, tmp_path / "data" / "dataset", tmp_path / "st")
     losses = got["train_losses"]
-    assert got["global_step"] == 4 and len(losses) == 4
-    assert max(losses[-2:]) < losses[0], losses
+    assert got["global_step"] == 3 and len(losses) == 3
+    assert losses[-1] < losses[0], losses
     merged = Path(got["model"])
     assert (merged / "config.json").is_file()
     assert json.loads((merged / "provenance.json").read_text())["merged"]["adapter_sha256"]
