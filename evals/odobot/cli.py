@@ -132,6 +132,17 @@ def bench_cmd(
     ] = False,
     results: Results = None,
     overwrite: Overwrite = False,
+    dtype: Annotated[
+        str,
+        typer.Option(
+            help="The students' serving dtype: auto (bfloat16 only where the CPU has bf16 "
+            "units), float32 (what an AVX2-only CPU runs) or bfloat16."
+        ),
+    ] = "auto",
+    note: Annotated[
+        str | None,
+        typer.Option(help="One line for the results' run line, e.g. how the CPU was shared."),
+    ] = None,
 ) -> None:
     """The study on the held-out tasks, timed: both agents with the oracle, then both trained
     students served by vLLM; the report beside the paper's. The students come from
@@ -140,7 +151,10 @@ def bench_cmd(
     from evals.odobot.report import markdown, write_report
     from evals.odobot.serve import served_students
     from evals.odobot.study import run
+    from serving.vllm_args import resolve_dtype
 
+    if dtype not in ("auto", "float32", "bfloat16"):
+        fail(f"--dtype {dtype!r}: expected auto, float32 or bfloat16")
     refuse_results(results, overwrite)
     _need_model(out)
     cfg = config_for(out, limit, matcher)
@@ -151,7 +165,7 @@ def bench_cmd(
     run(out, cfg, counter, ("oracle",))
     t_serve = time.perf_counter()
     try:
-        with served_students(out, out / "logs") as students:
+        with served_students(out, out / "logs", dtype=dtype) as students:
             t_run = time.perf_counter()
             run(out, cfg, counter, ("student",), students)
     except FileNotFoundError as e:
@@ -163,7 +177,10 @@ def bench_cmd(
         "serve_startup_s": round(t_run - t_serve, 1),
         "student_arms_s": round(t_end - t_run, 1),
         "tokenizer": counter.name,
+        "serving_dtype": resolve_dtype(dtype),
     }
+    if note:
+        meta["note"] = note
     rep = write_report(out, meta)
     _print(rep)
     if results is not None:

@@ -31,3 +31,9 @@ def test_an_unknown_matcher_is_refused_before_anything_is_written(tmp_path: Path
     res = CliRunner().invoke(app, ["odobot", "build", "--out", str(out), "--matcher", "bm25"])
     assert res.exit_code == 2 and "--matcher 'bm25'" in res.output and "hybrid" in res.output
     assert not out.exists()
+
+
+def test_bench_refuses_an_unknown_serving_dtype_before_running(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["bench", "odobot", "--out", str(tmp_path), "--dtype", "fp8"])
+    assert res.exit_code == 2 and "--dtype 'fp8'" in res.output and "float32" in res.output
+    assert not (tmp_path / "runs").exists()
