@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from contracts.actions import ActionAST, ClickAction, TypeAction
+from contracts.secrets import SECRET_REF
 from odobot.capture import Recorder
 from odobot.locate import container_options, element_info, relocate
 from odobot.prompts import PromptLog, check_prompt, option_names, option_prompt, value_prompt
@@ -43,6 +44,14 @@ def _choose(log: PromptLog, task: str, opts: list[dict[str, Any]], shown: str) -
     if ans not in names:
         raise ActError(f"option prompt answered {ans!r}, not one of {len(opts)} options")
     return names.index(ans)
+
+
+def _secret_ref(data: dict[str, Any]) -> str | None:
+    """The one secret reference every demonstration typed here (a password), else None: the
+    executor types the secret from its store, so the field needs no prompt and no model."""
+    seen = set((data.get("free") or {}).get("value", []))
+    ref = next(iter(seen)) if len(seen) == 1 else ""
+    return ref if SECRET_REF.fullmatch(ref) else None
 
 
 def perform(rec: Recorder, log: PromptLog, vid: str, data: dict[str, Any], task: str) -> bool:
@@ -79,10 +88,12 @@ def perform(rec: Recorder, log: PromptLog, vid: str, data: dict[str, Any], task:
     if kind == "click":
         rec.execute(ActionAST(action=ClickAction(target=_label_for(rec, xp))))
     elif kind in ("input", "richtext"):
-        if info.get("attrs", {}).get("type") == "password":
-            # Secrets never reach a prompt: the harness signs the session in, no model does.
-            raise ActError(f"vertex {vid} asks for a password; start the task signed in")
-        value = log.ask(value_prompt(task, html, info))
+        value = _secret_ref(data)
+        if value is None and info.get("attrs", {}).get("type") == "password":
+            # Secrets never reach a prompt: no model is ever asked for a password.
+            raise ActError(f"vertex {vid} asks for a password no demonstration named as a secret")
+        if value is None:
+            value = log.ask(value_prompt(task, html, info))
         if not value:
             raise ActError(f"no value for field {html[:80]}")
         rec.execute(ActionAST(action=TypeAction(target=_label_for(rec, xp), text=value)))

@@ -13,7 +13,7 @@ import re
 from odobot.prompts import Prompt, completion_for
 
 _PREFIX = re.compile(r"^(f-|editor-)")
-_SKIP = {"username", "password"}
+_SKIP = {"password"}  # typed from the secret store (odobot/act.py), never answered
 
 
 def _norm(s: str) -> str:
