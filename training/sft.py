@@ -18,7 +18,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 if __package__ in (None, ""):  # run as a file by `accelerate launch training/sft.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -35,6 +35,9 @@ from training.sft_config import (
     world_size_from_env,
 )
 from training.templates import check_training_template
+
+if TYPE_CHECKING:
+    from transformers import TrainerState
 
 log = logging.getLogger("training.sft")
 
@@ -268,6 +271,17 @@ def _meta_callback(world_size: int, recipe: Recipe):
     return CheckpointMeta()
 
 
+def _finished_state(plan: ResumePlan, max_steps: int) -> TrainerState | None:
+    """The checkpoint's trainer state when a full resume would start at or past the last step."""
+    from transformers import TrainerState
+
+    if plan.mode != "full" or plan.checkpoint is None:
+        return None
+    state = TrainerState.load_from_json(str(plan.checkpoint / "trainer_state.json"))
+    last = max_steps if max_steps > 0 else state.max_steps
+    return state if last > 0 and state.global_step >= last else None
+
+
 def run(
     recipe: Recipe, world_size: int, resume: str = "auto", precision_reason: str = ""
 ) -> dict[str, Any]:
@@ -307,11 +321,26 @@ def run(
     log.warning("resume plan: %s (%s) %s", plan.mode, plan.reason, plan.checkpoint or "")
     if plan.mode == "model_only":
         load_adapter_weights(trainer.model, plan.checkpoint)
-    result = trainer.train(
-        resume_from_checkpoint=str(plan.checkpoint) if plan.mode == "full" else None
-    )
-    trainer.save_model(str(out))
-    trainer.save_state()
+    done = _finished_state(plan, config.max_steps)
+    if done is not None:
+        # Transformers' loop would still take one step past max_steps from a final checkpoint.
+        log.warning(
+            "resume plan: %s already reached step %d; nothing to train",
+            plan.checkpoint,
+            done.global_step,
+        )
+        load_adapter_weights(trainer.model, plan.checkpoint)
+        trainer.state = done
+        metrics: dict[str, Any] = {}
+        if not (out / "adapter_model.safetensors").is_file():  # stopped before its final save
+            trainer.save_model(str(out))
+    else:
+        result = trainer.train(
+            resume_from_checkpoint=str(plan.checkpoint) if plan.mode == "full" else None
+        )
+        metrics = result.metrics
+        trainer.save_model(str(out))
+        trainer.save_state()
     eval_metrics = trainer.evaluate() if trainer.eval_dataset is not None else {}
     losses = [e["loss"] for e in trainer.state.log_history if "loss" in e]
     acc = trainer.accelerator
@@ -336,7 +365,7 @@ def run(
         },
         "overlength": counts,
         "train_losses": losses,
-        "train_metrics": result.metrics,
+        "train_metrics": metrics,
         "eval_metrics": eval_metrics,
     }
     if trainer.is_world_process_zero():

@@ -216,3 +216,19 @@ def test_resume_full_then_model_only(clause_run: Path, tiny_text, text_data, tmp
     assert s["global_step"] == 3  # optimizer and schedule restarted
     # Restored, not re-initialised: the first loss is far below the fresh run's first loss.
     assert s["train_losses"][0] < summary(clause_run)["train_losses"][0] - 0.3
+
+
+def test_resuming_a_finished_run_trains_no_extra_step(
+    clause_run: Path, tiny_text, text_data, tmp_path
+):
+    """A rerun of a finished run (a pipeline's stage rerun) keeps its steps and its adapter."""
+    import shutil
+
+    out = tmp_path / "again"
+    shutil.copytree(clause_run, out)
+    before = (out / "adapter_model.safetensors").read_bytes()
+    ok(sft_python(CLAUSE_RECIPE, tiny_text, text_data, out))
+    s = summary(out)
+    assert s["global_step"] == summary(clause_run)["global_step"] == 12
+    assert len(s["train_losses"]) == 12
+    assert (out / "adapter_model.safetensors").read_bytes() == before
