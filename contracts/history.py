@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contracts.actions import Action, FallbackAction
+
 MAX_RECENT_ACTIONS = 5
 MAX_RECENT_FAILURES = 3
 MAX_STATE_HASHES = 12
@@ -43,3 +45,23 @@ class RecentHistory(BaseModel):
             state_hashes=hashes[-MAX_STATE_HASHES:],
             loop_count=self.loop_count,
         )
+
+    def executed(
+        self,
+        step: int,
+        url: str,
+        state_hash: str,
+        action: Action | FallbackAction,
+        ok: bool,
+        error: str | None,
+    ) -> RecentHistory:
+        """`push` for the action a step executed, with a failure line when it failed."""
+        item = RecentAction(
+            step_index=step,
+            url=url,
+            action=action.model_dump_json(exclude_none=True),
+            action_type=action.type,
+            state_hash=state_hash,
+            ok=ok,
+        )
+        return self.push(item, failure=f"step {step}: {error}" if not ok and error else None)

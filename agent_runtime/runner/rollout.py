@@ -19,7 +19,7 @@ from agent_runtime.runner.config import RunConfig
 from agent_runtime.runner.episode import Episode
 from agent_runtime.runner.traces import EVENTS_DIR, SCREENSHOTS_DIR, TraceWriter
 from agent_runtime.top.base import TopLayer
-from contracts.history import RecentAction, RecentHistory
+from contracts.history import RecentHistory
 from contracts.intent import IntentContract
 from contracts.step_row import (
     ContractRef,
@@ -181,16 +181,8 @@ def run_rollout(
             executed = (
                 compiled.action.action if result.executed == "action" else compiled.action.fallback
             )
-            history = history.push(
-                RecentAction(
-                    step_index=step,
-                    url=obs.url,
-                    action=executed.model_dump_json(exclude_none=True),
-                    action_type=executed.type,
-                    state_hash=obs.state_hash,
-                    ok=result.ok,
-                ),
-                failure=f"step {step}: {result.error}" if not result.ok and result.error else None,
+            history = history.executed(
+                step, obs.url, obs.state_hash, executed, result.ok, result.error
             )
             steps = step + 1
             if status.done:

@@ -23,7 +23,7 @@ from agent_runtime.middle.base import MiddleInput, MiddleOutput, MiddlePolicy
 from agent_runtime.middle.endpoint import build_messages
 from agent_runtime.middle.format import MiddleFormat, render_answer
 from contracts.actions import ActionAST, WaitAction
-from contracts.history import RecentAction, RecentHistory
+from contracts.history import RecentHistory
 from contracts.top_state import TopState
 from envs.lms import TaskInstance
 from envs.lms.demonstrator import DemoError, plan_steps, step_ast
@@ -114,17 +114,7 @@ def run_baseline(
         if records is not None and done.executed == "action" and action.type in ("click", "type"):
             answer = render_answer(compiled.action, obs, fmt)
             records.append({"messages": messages, "completion": answer, "action": action.type})
-        history = history.push(
-            RecentAction(
-                step_index=step,
-                url=obs.url,
-                action=action.model_dump_json(exclude_none=True),
-                action_type=action.type,
-                state_hash=obs.state_hash,
-                ok=done.ok,
-            ),
-            failure=f"step {step}: {done.error}" if not done.ok and done.error else None,
-        )
+        history = history.executed(step, obs.url, obs.state_hash, action, done.ok, done.error)
         res.side_effect = side_effect(rec, since)
         if res.side_effect:
             break
