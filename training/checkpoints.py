@@ -13,7 +13,10 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from transformers import TrainerState
 
 META_FILE = "pathwise_checkpoint.json"
 _CKPT = re.compile(r"^checkpoint-(\d+)$")
@@ -77,6 +80,17 @@ def plan_resume(
             "schedule reinitialised",
         )
     return ResumePlan("full", ckpt, "same world size")
+
+
+def finished_state(plan: ResumePlan, max_steps: int) -> TrainerState | None:
+    """The checkpoint's trainer state when a full resume would start at or past the last step."""
+    from transformers import TrainerState
+
+    if plan.mode != "full" or plan.checkpoint is None:
+        return None
+    state = TrainerState.load_from_json(str(plan.checkpoint / "trainer_state.json"))
+    last = max_steps if max_steps > 0 else state.max_steps
+    return state if last > 0 and state.global_step >= last else None
 
 
 def load_adapter_weights(model, checkpoint: Path) -> int:

@@ -18,12 +18,12 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 if __package__ in (None, ""):  # run as a file by `accelerate launch training/sft.py`
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from training.checkpoints import ResumePlan, plan_resume, write_meta
+from training.checkpoints import ResumePlan, finished_state, plan_resume, write_meta
 from training.sft_config import (
     Recipe,
     RecipeError,
@@ -35,9 +35,6 @@ from training.sft_config import (
     world_size_from_env,
 )
 from training.templates import check_training_template
-
-if TYPE_CHECKING:
-    from transformers import TrainerState
 
 log = logging.getLogger("training.sft")
 
@@ -271,17 +268,6 @@ def _meta_callback(world_size: int, recipe: Recipe):
     return CheckpointMeta()
 
 
-def _finished_state(plan: ResumePlan, max_steps: int) -> TrainerState | None:
-    """The checkpoint's trainer state when a full resume would start at or past the last step."""
-    from transformers import TrainerState
-
-    if plan.mode != "full" or plan.checkpoint is None:
-        return None
-    state = TrainerState.load_from_json(str(plan.checkpoint / "trainer_state.json"))
-    last = max_steps if max_steps > 0 else state.max_steps
-    return state if last > 0 and state.global_step >= last else None
-
-
 def run(
     recipe: Recipe, world_size: int, resume: str = "auto", precision_reason: str = ""
 ) -> dict[str, Any]:
@@ -321,7 +307,7 @@ def run(
     log.warning("resume plan: %s (%s) %s", plan.mode, plan.reason, plan.checkpoint or "")
     if plan.mode == "model_only":
         load_adapter_weights(trainer.model, plan.checkpoint)
-    done = _finished_state(plan, config.max_steps)
+    done = finished_state(plan, config.max_steps)
     if done is not None:
         # Transformers' loop would still take one step past max_steps from a final checkpoint.
         log.warning(
