@@ -219,26 +219,27 @@ class Normalizer:
         return e.kind == "unsupported" and self.acknowledged(e.policy)
 
 
-def _and(items: list[Form]) -> Form:
+def _join(op: str, items: list[Form]) -> Form:
+    """Flatten an "and"/"or" of forms; the absorbing constant (False for and, True for or) wins."""
+    absorbing = op == "or"
     out: set[Form] = set()
     for i in items:
-        if i is False:
-            return False
-        if i is True:
+        if i is absorbing:
+            return absorbing
+        if i is (not absorbing):
             continue
-        out.update(i[1] if i[0] == "and" else [i])
-    return True if not out else next(iter(out)) if len(out) == 1 else ("and", frozenset(out))
+        out.update(i[1] if i[0] == op else [i])
+    if len(out) <= 1:
+        return next(iter(out)) if out else not absorbing
+    return (op, frozenset(out))
+
+
+def _and(items: list[Form]) -> Form:
+    return _join("and", items)
 
 
 def _or(items: list[Form]) -> Form:
-    out: set[Form] = set()
-    for i in items:
-        if i is True:
-            return True
-        if i is False:
-            continue
-        out.update(i[1] if i[0] == "or" else [i])
-    return False if not out else next(iter(out)) if len(out) == 1 else ("or", frozenset(out))
+    return _join("or", items)
 
 
 def _k_of(n: int, items: list[Form]) -> Form:
