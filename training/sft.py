@@ -356,6 +356,10 @@ def run(
     }
     if trainer.is_world_process_zero():
         (out / SUMMARY_FILE).write_text(json.dumps(summary, indent=2) + "\n")
+    # Tearing the process group down before exit: left to interpreter shutdown, a rank's
+    # communication threads can abort (SIGABRT) after a run that finished.
+    acc.wait_for_everyone()
+    acc.end_training()
     return summary
 
 
