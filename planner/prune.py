@@ -374,7 +374,9 @@ def prune(
     ups: dict[str, list[Candidate]] = {}
     for group in by_units.values():
         for i, c in enumerate(group):
-            ups[c.cls] = [d for d in group[:i] if dominates(d, c)]
+            # The availability test inline first: it rejects most pairs without a call.
+            a = c.avail
+            ups[c.cls] = [d for d in group[:i] if d.avail & a == a and dominates(d, c)]
     out: set[str] = set()
     changed = True
     while changed:
