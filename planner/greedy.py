@@ -83,7 +83,8 @@ def greedy_plan(g: Hypergraph, req: Request, util: dict[str, float]) -> list[tup
             if c is not None and c not in chosen:
                 chosen.add(c)
                 frontier.append(c)
-    todo = sorted(chosen - done, key=lambda c: -cls_util[c])
+    # Ties broken by class id, not by set order (which follows the process's string hashing).
+    todo = sorted(chosen - done, key=lambda c: (-cls_util[c], c))
     slots = plan_slots(g.calendar, g.term_cycle, req, req.horizon)
     plan: list[tuple[str, int]] = []
     have = set(done)
