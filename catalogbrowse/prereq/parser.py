@@ -21,6 +21,11 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 from pydantic import ValidationError
 
+from catalogbrowse.prereq.phrases import (
+    courses_in_area,
+    restricted_opening,
+    states_no_requirement,
+)
 from planner.clause_ast import (
     AllOfNode,
     AnyOfNode,
@@ -31,6 +36,7 @@ from planner.clause_ast import (
     CourseNode,
     EquivalentNode,
     PlacementNode,
+    RequirementNode,
     StandingNode,
     UnsupportedNode,
 )
@@ -191,6 +197,9 @@ class _ToAst(Transformer):
     def equivalent(self, _xs):
         return EquivalentNode()
 
+    def named(self, xs):
+        return RequirementNode(text=str(xs[0]))
+
 
 def lift_consent(node):
     """A trailing consent alternative applies to the whole requirement before it:
@@ -203,9 +212,36 @@ def lift_consent(node):
     return node
 
 
+_REQUIRED = re.compile(r"\s+(is|are) required$", re.I)
+# "concurrent registration in A, B, and C": the concurrency applies to every course listed.
+_CONCURRENT_LIST = re.compile(
+    r"^((previous|prior) or )?concurrent (enrollment|registration) in\s+"
+    r"(?P<rest>.*\b(and|or)\b.*)$",
+    re.I,
+)
+
+
+def _all_concurrent(node):
+    if isinstance(node, CourseNode):
+        return ConcurrentNode(course=node.course)
+    if isinstance(node, AllOfNode | AnyOfNode):
+        items = [_all_concurrent(i) for i in node.items]
+        return None if None in items else type(node)(items=items)
+    return None
+
+
 def parse_segment(text: str, subjects: Mapping[str, str] | None = None):
     """One segment to a node; raises ValueError when the grammar cannot type it."""
-    node = _parse_cached(canonical_text(text.strip().rstrip(".").strip(), subjects))
+    body = _REQUIRED.sub("", text.strip().rstrip(".").strip())
+    node = None
+    lead = _CONCURRENT_LIST.match(body)
+    if lead:
+        inner = _parse_cached(canonical_text(lead.group("rest"), subjects))
+        node = _all_concurrent(inner) if inner is not None else None
+    if node is None:
+        node = _parse_cached(canonical_text(body, subjects))
+    if node is None and not identifier_enum(body, subjects):
+        node = restricted_opening(body) or courses_in_area(body)
     if node is None:
         raise ValueError(f"cannot type {text!r}")
     return node
@@ -278,7 +314,7 @@ def parse_prereq(text: str, subjects: Mapping[str, str] | None = None) -> ParseR
         if m:
             a += m.end()
         seg = text[a:b]
-        if not seg or _NONE.match(seg):
+        if not seg or _NONE.match(seg) or states_no_requirement(seg):
             continue
         alternative = False
         m = re.match(r"or\s+", seg, re.I)

@@ -75,15 +75,24 @@ def test_one_retry_with_feedback_then_unresolved() -> None:
 
 def test_a_sentence_that_states_no_requirement_yields_no_node() -> None:
     model = ClauseModel(Scripted([ans(None)]))
+    clause, by_model, left = type_prose("MATH 220. Taught in Norwegian.", lambda s: model(s).clause)
+    assert clause.prerequisite.model_dump(mode="json") == {"kind": "course", "course": "MATH 220"}
+    assert by_model == ["Taught in Norwegian"] and left == []
+    clause, by_model, _ = type_prose(
+        "Taught in Norwegian.", lambda s: ClauseModel(Scripted([ans(None)]))(s).clause
+    )
+    assert clause.prerequisite is None and by_model == ["Taught in Norwegian"]
+
+
+def test_the_grammar_takes_catalog_boilerplate_before_the_model() -> None:
+    """Offering schedules and credit rules are no requirement by rule: the model is not asked."""
+    asked: list[str] = []
     clause, by_model, left = type_prose(
-        "MATH 220. Offered annually in the fall semester.", lambda s: model(s).clause
+        "MATH 220. Offered annually in the fall semester. Counts toward statistics concentration.",
+        lambda s: asked.append(s),
     )
     assert clause.prerequisite.model_dump(mode="json") == {"kind": "course", "course": "MATH 220"}
-    assert by_model == ["Offered annually in the fall semester"] and left == []
-    clause, by_model, _ = type_prose(
-        "Offered each semester.", lambda s: ClauseModel(Scripted([ans(None)]))(s).clause
-    )
-    assert clause.prerequisite is None and by_model == ["Offered each semester"]
+    assert asked == [] and by_model == [] and left == []
 
 
 @pytest.mark.train

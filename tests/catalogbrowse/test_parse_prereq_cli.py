@@ -34,7 +34,7 @@ def test_batch_answers_in_order_and_names_a_malformed_line(tmp_path: Path) -> No
                 json.dumps({"text": "MATH 220 or MATH 230."}),
                 '{"text": "unterminated',
                 json.dumps({"txt": "CHEM 121."}),
-                json.dumps({"text": "Psych 230. Offered annually."}),
+                json.dumps({"text": "Psych 230. Taught in Norwegian."}),
             ]
         )
         + "\n"
@@ -48,16 +48,17 @@ def test_batch_answers_in_order_and_names_a_malformed_line(tmp_path: Path) -> No
     assert "line 3" in out[2]["error"] and '"text"' in out[2]["error"]
     psych, offered = out[3]["ast"]["items"]
     assert psych == {"kind": "course", "course": "PSYCH 230"}
-    assert offered == {"kind": "unsupported", "text": "Offered annually"}
+    assert offered == {"kind": "unsupported", "text": "Taught in Norwegian"}
     assert "line 2" in res.stderr and "2 of 4 lines" in res.stderr
 
 
 def test_batch_with_the_model_behind_an_endpoint(tmp_path: Path) -> None:
     batch = tmp_path / "in.jsonl"
-    texts = ["MATH 220. Offered annually.", "Offered annually.", "PSYCH 230, plus PSYCH 244."]
+    texts = ["MATH 220. Taught in Norwegian.", "Taught in Norwegian.",
+             "PSYCH 230 along with PSYCH 244."]  # fmt: skip
     batch.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
     replies = [
-        json.dumps({"ast": None}),  # "Offered annually": no requirement (asked once, cached)
+        json.dumps({"ast": None}),  # "Taught in Norwegian": no requirement (asked once, cached)
         json.dumps({"ast": "PSYCH 999"}),  # escapes the enum: refused, retried once
         json.dumps({"ast": {"all": ["PSYCH 230", "PSYCH 244"]}}),
     ]
@@ -70,9 +71,9 @@ def test_batch_with_the_model_behind_an_endpoint(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     a, b, c = lines(res.stdout)
     assert a == {"ast": {"kind": "course", "course": "MATH 220"}, "unresolved": [],
-                 "by_model": ["Offered annually"]}  # fmt: skip
-    assert b == {"ast": None, "unresolved": [], "by_model": ["Offered annually"]}
-    assert c["ast"]["kind"] == "all_of" and c["by_model"] == ["PSYCH 230, plus PSYCH 244"]
+                 "by_model": ["Taught in Norwegian"]}  # fmt: skip
+    assert b == {"ast": None, "unresolved": [], "by_model": ["Taught in Norwegian"]}
+    assert c["ast"]["kind"] == "all_of" and c["by_model"] == ["PSYCH 230 along with PSYCH 244"]
     assert len(fake.requests) == 3
     assert fake.headers[0]["Authorization"] == "Bearer k-123"
     schema = fake.requests[1]["response_format"]["json_schema"]["schema"]

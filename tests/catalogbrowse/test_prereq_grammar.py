@@ -99,3 +99,35 @@ def test_parse_prereq_fallback_endpoint_wants_its_key(monkeypatch) -> None:
         res = CliRunner().invoke(app, [*args, "--api-key", "sk-catalog"])
     assert res.exit_code == 0, res.output
     assert fake.requests and all(h["Authorization"] == "Bearer sk-catalog" for h in fake.headers)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Offered annually in the fall semester.",
+        "Counts toward environmental studies major (all tracks) and concentration.",
+        "P/N only. May be repeated if topics are different.",
+        "Credit may be earned for either MATH 126 or MATH 128, but not both.",
+        "Students who have taken HIST 433B may not enroll.",
+    ],
+)
+def test_boilerplate_states_no_requirement(text) -> None:
+    got = parse_prereq(text)
+    assert got.ast is None and not got.unresolved
+
+
+def test_openings_counts_and_concurrent_lists() -> None:
+    got = parse_prereq("Open to junior or senior nursing majors only; NURS 211.")
+    assert equivalent(got.ast, {"kind": "all_of", "items": [
+        {"kind": "standing", "level": "junior"}, {"kind": "program", "text": "nursing majors"},
+        {"kind": "course", "course": "NURS 211"}]})  # fmt: skip
+    got = parse_prereq("two semesters of voice lessons, or permission of instructor.")
+    assert got.ast.model_dump(mode="json") == {"kind": "any_of", "items": [
+        {"kind": "courses", "n": 2, "area": "voice lessons"},
+        {"kind": "consent", "of": "instructor"}]}  # fmt: skip
+    got = parse_prereq("concurrent registration in NURS 311 and NURS 313.")
+    assert {i.kind for i in got.ast.items} == {"concurrent"}
+    # A sentence with a course identifier is never read as a count of courses in an area.
+    assert parse_prereq("one course from HIST 101, HIST 102").ast.kind != "courses"
+    # Nor is a requirement stated with a verb.
+    assert parse_prereq("An application is required to register for this course.").unresolved

@@ -50,11 +50,11 @@ class Table:
 def test_stolaf_scores_grammar_model_and_pool() -> None:
     items = [
         Labelled("MATH 220.", {"kind": "course", "course": "MATH 220"}),
-        Labelled("MATH 220. Offered annually.", {"kind": "course", "course": "MATH 220"}),
+        Labelled("MATH 220. Taught in Norwegian.", {"kind": "course", "course": "MATH 220"}),
         Labelled("FYW.", {"kind": "requirement", "text": "FYW"}),
         Labelled("DANCE 210/DANCE 211.", None, pool=True, note="slash"),
     ]
-    fb = Cached(ClauseModel(Table({"Offered annually": None, "FYW": {"requirement": "FYW"}})))
+    fb = Cached(ClauseModel(Table({"Taught in Norwegian": None, "FYW": {"requirement": "FYW"}})))
     res = score_stolaf(fb, items, None)["dev"]
     assert res["labelled"] == 3 and res["pool"] == 1 and res["hard"] == 2
     assert res["grammar_only"]["correct"] == 1
