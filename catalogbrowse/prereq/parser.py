@@ -294,6 +294,19 @@ def _trim(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+def _required_head(text: str, subjects: Mapping[str, str] | None):
+    """In "A, B, and C recommended" the recommendation is the last list item only, when what comes
+    before it types as a requirement; (node, recommended text) or None."""
+    cut = [m for m in re.finditer(r",\s*and\s+", text)]
+    if not cut:
+        return None
+    head, tail = text[: cut[-1].start()], text[cut[-1].end() :]
+    try:
+        return parse_segment(head, subjects), tail
+    except ValueError:
+        return None
+
+
 def parse_prereq(text: str, subjects: Mapping[str, str] | None = None) -> ParseResult:
     """Prerequisite prose to a clause; untyped segments stay as unsupported nodes + spans.
     `subjects` maps department names to codes ("Psychology" -> "PSYCH") where the catalog has it."""
@@ -321,11 +334,16 @@ def parse_prereq(text: str, subjects: Mapping[str, str] | None = None) -> ParseR
         if m and node is not None:
             alternative, a, seg = True, a + m.end(), seg[m.end() :]
         rec = _RECOMMENDED.match(seg)
-        if rec:
+        required = _required_head(rec.group("b"), subjects) if rec and rec.group("b") else None
+        if rec and required is None:
             recommended += identifier_enum(rec.group("a") or rec.group("b"), subjects)
             continue
         try:
-            part = parse_segment(seg, subjects)
+            if required is not None:
+                part, tail = required
+                recommended += identifier_enum(tail, subjects)
+            else:
+                part = parse_segment(seg, subjects)
         except ValueError:
             part = UnsupportedNode(text=seg)
             unresolved.append(Span(a, b, seg))
