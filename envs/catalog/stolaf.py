@@ -27,12 +27,36 @@ COURSES_FILE = "stolaf-courses/terms-20251.json"
 WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
+def _pool_words(spec) -> str:
+    if spec.courses:
+        return ", ".join(spec.courses)
+    level = f" at level {spec.min_level} or above" if spec.min_level else ""
+    return " or ".join(spec.departments or ["any department's"]) + f" courses{level}"
+
+
+# Counting rules over a course pool, in the catalog's words (a program names them in prose).
+_POOL_PHRASES = {
+    "pool": lambda e: f"{WORDS.get(e.min_courses, e.min_courses)} courses from "
+    f"{_pool_words(e.pool)}",
+    "at_most": lambda e: f"at most {e.n} courses from {_pool_words(e.pool)}",
+    "min_departments": lambda e: f"courses in at least {e.n} departments among "
+    f"{_pool_words(e.pool)}",
+    "min_units": lambda e: f"{e.units:g} units from {_pool_words(e.pool)}",
+    "not_before": lambda e: f"{e.n} courses from {_pool_words(e.pool)}, none before "
+    f"{_pool_words(e.after)}",
+}
+
+
 def _prose(expr, policies: dict[str, str]) -> str:
     k = expr.kind
     if k == "course":
         return expr.course
     if k == "unsupported":
         return policies.get(expr.policy, expr.label or "see department")
+    if k in _POOL_PHRASES:
+        return _POOL_PHRASES[k](expr)
+    if k == "conditional":
+        return _prose(expr.then, policies)
     items = [_prose(i, policies) for i in expr.items]
     items = [
         f"({t})" if getattr(i, "items", None) else t for t, i in zip(items, expr.items, strict=True)
