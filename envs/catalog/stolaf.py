@@ -36,14 +36,17 @@ def _pool_words(spec) -> str:
 
 # Counting rules over a course pool, in the catalog's words (a program names them in prose).
 _POOL_PHRASES = {
-    "pool": lambda e: f"{WORDS.get(e.min_courses, e.min_courses)} courses from "
-    f"{_pool_words(e.pool)}",
+    "pool": lambda e: (
+        f"{WORDS.get(e.min_courses, e.min_courses)} courses from {_pool_words(e.pool)}"
+    ),
     "at_most": lambda e: f"at most {e.n} courses from {_pool_words(e.pool)}",
-    "min_departments": lambda e: f"courses in at least {e.n} departments among "
-    f"{_pool_words(e.pool)}",
+    "min_departments": lambda e: (
+        f"courses in at least {e.n} departments among {_pool_words(e.pool)}"
+    ),
     "min_units": lambda e: f"{e.units:g} units from {_pool_words(e.pool)}",
-    "not_before": lambda e: f"{e.n} courses from {_pool_words(e.pool)}, none before "
-    f"{_pool_words(e.after)}",
+    "not_before": lambda e: (
+        f"{e.n} courses from {_pool_words(e.pool)}, none before {_pool_words(e.after)}"
+    ),
 }
 
 
