@@ -48,10 +48,10 @@ def test_train_lowers_loss_resumes_and_is_found(smollm2: Path, tmp_path: Path, m
     assert again.output.count("done earlier") == 5  # base, export, train, merge, score
 
     monkeypatch.setenv("PATHWISE_CLAUSE_MODEL", str(out / "model"))
-    res = RUN.invoke(app, ["catalog", "parse-prereq", "MATH 220. Offered annually.", "--json",
+    res = RUN.invoke(app, ["catalog", "parse-prereq", "MATH 220. Taught in Norwegian.", "--json",
                            "--model"])  # fmt: skip
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout.strip().splitlines()[-1])
     # Three steps make no parser: the span is typed or left, never lost, and MATH 220 stays.
-    assert data["by_model"] + data["unresolved"] == ["Offered annually"]
+    assert data["by_model"] + data["unresolved"] == ["Taught in Norwegian"]
     assert "MATH 220" in json.dumps(data["ast"])
