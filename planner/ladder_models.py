@@ -13,7 +13,15 @@ from planner.hypergraph import Hypergraph
 from planner.model import Builder, Encoding
 from planner.presolve import Prepared, prepare
 from planner.profile import Request
-from planner.prune import Normalizer, Roles, analyse_roles, bound_capacity, candidates, prune
+from planner.prune import (
+    Normalizer,
+    Roles,
+    analyse_roles,
+    bound_capacity,
+    candidates,
+    dominators,
+    prune,
+)
 from planner.relax import Relaxation
 from planner.solver_config import SolverConfig
 from planner.utility import course_utility, option_value
@@ -84,7 +92,7 @@ class Models:
         self.roles: Roles | None = (
             analyse_roles(graph, p.exprs, p.rel, p.done, p.scale) if cfg.prune else None
         )
-        self._cands: dict[tuple[int, bool], Any] = {}
+        self._cands: dict[tuple[int, bool], tuple[Any, Any]] = {}
         self.values: dict[str, int] = {}
         self.times: dict[str, float] = {}
         self.F: int | None = None  # proven horizon
@@ -112,14 +120,16 @@ class Models:
                 self.g, p.done, p.done_units, set(self.r.consents), p.acknowledged, p.scale
             )
             value = (lambda k: (self.s_int[k], self.o_int[k])) if values else None
-            self._cands[key] = candidates(
+            cands = candidates(
                 self.g, p.rel - p.done, roles, p.start, p.slots, horizon, norm, p.scale, value
             )
+            self._cands[key] = (cands, dominators(cands))
         cap = lambda t: p.caps[t] if load_cap is None else min(p.caps[t], load_cap)  # noqa: E731
         mandatory = sum(round(self.g.class_units(k) * p.scale) for k in roles.mandatory)
         room = sum(cap(t) for t in range(1, horizon + 1)) - mandatory
         unavailable = set().union(*self.exclude) if self.exclude else set()
-        return prune(self._cands[key], roles, bound_capacity(room), unavailable)
+        cands, ups = self._cands[key]
+        return prune(cands, roles, bound_capacity(room), unavailable, ups)
 
     def _timed(
         self,

@@ -22,7 +22,7 @@ from planner.documents import (
 )
 from planner.encode import RequirementEncoder
 from planner.hypergraph import Hypergraph
-from planner.presolve import INF, Prepared, offered, prepare, units_scale
+from planner.presolve import INF, Prepared, prepare, units_scale
 from planner.profile import Request
 
 __all__ = ["Builder", "Encoding", "units_scale"]
@@ -107,10 +107,10 @@ class Builder(RequirementEncoder):
         x: dict[tuple[str, int], cp_model.IntVar] = {}
         for cls in sorted(rel - self.done):
             for cid in g.members[cls]:
-                node = g.courses[cid]
-                for t in range(start[cid], self.hmax + 1):
-                    if offered(node, self.slots[t]):
-                        x[cid, t] = m.NewBoolVar(f"x[{cid},{t}]")
+                for t, _ in p.offered_terms(cid):
+                    if t > self.hmax:
+                        break
+                    x[cid, t] = m.NewBoolVar(f"x[{cid},{t}]")
         self.x = x
         caps = {
             t: p.caps[t] if self.load_cap is None else min(p.caps[t], self.load_cap) for t in terms

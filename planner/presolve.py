@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from planner.calendar import Slot, plan_slots, term_cap
 from planner.documents import (
@@ -73,6 +73,23 @@ class Prepared:
     start: dict[str, int]
     caps: dict[int, int]  # plan term -> unit cap, scaled
     acknowledged: Callable[[str], bool]
+    _offered: dict[str, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
+
+    def offered_terms(self, cid: str) -> list[tuple[int, int]]:
+        """(plan term, scaled units) of every term from course cid's earliest start to `hmax`
+        that offers it, in term order; computed once and shared by every model of the
+        ladder, each of which keeps the terms within its own horizon."""
+        got = self._offered.get(cid)
+        if got is None:
+            node = self.graph.courses[cid]
+            u = round(node.units * self.scale)
+            got = [
+                (t, u)
+                for t in range(self.start[cid], self.hmax + 1)
+                if offered(node, self.slots[t])
+            ]
+            self._offered[cid] = got
+        return got
 
     @property
     def exprs(self) -> list[Expr]:

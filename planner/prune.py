@@ -360,23 +360,38 @@ def _key(c: Candidate) -> tuple[Any, ...]:
     return (-sum(c.value), -c.avail.bit_count(), -len(c.fills), len(c.at_most), c.cls)
 
 
-def prune(
-    cands: dict[str, Candidate],
-    roles: Roles,
-    bound: Callable[[Candidate, list[Candidate]], int],
-    unavailable: set[str] = frozenset(),  # type: ignore[assignment]
-) -> set[str]:
-    """Plain candidates that no optimal plan of least potential can hold (module docstring).
-    A class whose prerequisites named a pruned class only is plain in the next round."""
+def dominators(cands: dict[str, Candidate]) -> dict[str, list[Candidate]]:
+    """Each candidate's dominators that come before it in the potential order. It depends on
+    the candidates only, so a caller pruning the same candidates under several bounds
+    computes it once."""
     by_units: dict[int, list[Candidate]] = defaultdict(list)
     for c in sorted(cands.values(), key=_key):
         by_units[c.units].append(c)
     ups: dict[str, list[Candidate]] = {}
     for group in by_units.values():
         for i, c in enumerate(group):
-            # The availability test inline first: it rejects most pairs without a call.
-            a = c.avail
-            ups[c.cls] = [d for d in group[:i] if d.avail & a == a and dominates(d, c)]
+            # The set tests of `dominates` inline first: they reject most pairs without a call.
+            a, fills, most = c.avail, c.fills, c.at_most
+            ups[c.cls] = [
+                d
+                for d in group[:i]
+                if d.avail & a == a and fills <= d.fills and d.at_most <= most and dominates(d, c)
+            ]
+    return ups
+
+
+def prune(
+    cands: dict[str, Candidate],
+    roles: Roles,
+    bound: Callable[[Candidate, list[Candidate]], int],
+    unavailable: set[str] = frozenset(),  # type: ignore[assignment]
+    ups: dict[str, list[Candidate]] | None = None,
+) -> set[str]:
+    """Plain candidates that no optimal plan of least potential can hold (module docstring).
+    A class whose prerequisites named a pruned class only is plain in the next round. `ups`:
+    `dominators(cands)`, when the caller has it already."""
+    if ups is None:
+        ups = dominators(cands)
     out: set[str] = set()
     changed = True
     while changed:

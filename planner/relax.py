@@ -32,7 +32,7 @@ from planner.documents import (
     Standing,
 )
 from planner.encode import RequirementEncoder
-from planner.presolve import Prepared, offered
+from planner.presolve import Prepared
 
 LinExpr = cp_model.LinearExprT
 
@@ -97,10 +97,10 @@ class Relaxation(RequirementEncoder):
             pairs = []
             if k in rel:
                 for cid in g.members[k]:
-                    node = g.courses[cid]
-                    u = round(node.units * scale)
-                    for t in range(p.start[cid], self.F + 1):
-                        if offered(node, self.slots[t]) and u <= self.cap(t):
+                    for t, u in p.offered_terms(cid):
+                        if t > self.F:
+                            break
+                        if u <= self.cap(t):
                             pairs.append((cid, t))
             if not pairs:
                 taken[k] = 0
