@@ -73,21 +73,16 @@ class Prepared:
     start: dict[str, int]
     caps: dict[int, int]  # plan term -> unit cap, scaled
     acknowledged: Callable[[str], bool]
-    _offered: dict[str, list[tuple[int, int]]] = field(default_factory=dict, repr=False)
+    _offered: dict[str, list[int]] = field(default_factory=dict, repr=False)
 
-    def offered_terms(self, cid: str) -> list[tuple[int, int]]:
-        """(plan term, scaled units) of every term from course cid's earliest start to `hmax`
-        that offers it, in term order; computed once and shared by every model of the
-        ladder, each of which keeps the terms within its own horizon."""
+    def offered_terms(self, cid: str) -> list[int]:
+        """The plan terms from course cid's earliest start to `hmax` that offer it, in order;
+        computed once and shared by every model of the ladder, each of which keeps the terms
+        within its own horizon."""
         got = self._offered.get(cid)
         if got is None:
             node = self.graph.courses[cid]
-            u = round(node.units * self.scale)
-            got = [
-                (t, u)
-                for t in range(self.start[cid], self.hmax + 1)
-                if offered(node, self.slots[t])
-            ]
+            got = [t for t in range(self.start[cid], self.hmax + 1) if offered(node, self.slots[t])]
             self._offered[cid] = got
         return got
 

@@ -97,7 +97,8 @@ class Relaxation(RequirementEncoder):
             pairs = []
             if k in rel:
                 for cid in g.members[k]:
-                    for t, u in p.offered_terms(cid):
+                    u = round(g.courses[cid].units * scale)
+                    for t in p.offered_terms(cid):
                         if t > self.F:
                             break
                         if u <= self.cap(t):

@@ -297,7 +297,7 @@ def _trim(text: str, a: int, b: int) -> tuple[int, int]:
 def _required_head(text: str, subjects: Mapping[str, str] | None):
     """In "A, B, and C recommended" the recommendation is the last list item only, when what comes
     before it types as a requirement; (node, recommended text) or None."""
-    cut = [m for m in re.finditer(r",\s*and\s+", text)]
+    cut = list(re.finditer(r",\s*and\s+", text))
     if not cut:
         return None
     head, tail = text[: cut[-1].start()], text[cut[-1].end() :]
