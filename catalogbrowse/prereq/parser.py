@@ -214,6 +214,9 @@ def lift_consent(node):
 
 _REQUIRED = re.compile(r"\s+(is|are) required$", re.I)
 # "concurrent registration in A, B, and C": the concurrency applies to every course listed.
+# A pre-pass, not a rule of prereq.lark: the reading holds only when every leaf of the parsed
+# list is a course, a test over the finished parse that a context-free rule cannot make (the
+# grammar's `concurrent` takes one closed unit, and the whole-list reading falls back to it).
 _CONCURRENT_LIST = re.compile(
     r"^((previous|prior) or )?concurrent (enrollment|registration) in\s+"
     r"(?P<rest>.*\b(and|or)\b.*)$",
