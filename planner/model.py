@@ -107,9 +107,7 @@ class Builder(RequirementEncoder):
         x: dict[tuple[str, int], cp_model.IntVar] = {}
         for cls in sorted(rel - self.done):
             for cid in g.members[cls]:
-                for t in p.offered_terms(cid):
-                    if t > self.hmax:
-                        break
+                for t in p.offered_terms(cid, self.hmax):
                     x[cid, t] = m.NewBoolVar(f"x[{cid},{t}]")
         self.x = x
         caps = {

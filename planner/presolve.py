@@ -5,6 +5,7 @@ each course's earliest term from prerequisite depth and offerings)."""
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -75,16 +76,16 @@ class Prepared:
     acknowledged: Callable[[str], bool]
     _offered: dict[str, list[int]] = field(default_factory=dict, repr=False)
 
-    def offered_terms(self, cid: str) -> list[int]:
-        """The plan terms from course cid's earliest start to `hmax` that offer it, in order;
-        computed once and shared by every model of the ladder, each of which keeps the terms
+    def offered_terms(self, cid: str, last: int) -> list[int]:
+        """The plan terms from course cid's earliest start to `last` that offer it, in order.
+        Computed once up to `hmax` and shared by every model of the ladder, each of which asks
         within its own horizon."""
         got = self._offered.get(cid)
         if got is None:
             node = self.graph.courses[cid]
             got = [t for t in range(self.start[cid], self.hmax + 1) if offered(node, self.slots[t])]
             self._offered[cid] = got
-        return got
+        return got[: bisect_right(got, last)]
 
     @property
     def exprs(self) -> list[Expr]:

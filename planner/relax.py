@@ -98,11 +98,7 @@ class Relaxation(RequirementEncoder):
             if k in rel:
                 for cid in g.members[k]:
                     u = round(g.courses[cid].units * scale)
-                    for t in p.offered_terms(cid):
-                        if t > self.F:
-                            break
-                        if u <= self.cap(t):
-                            pairs.append((cid, t))
+                    pairs += [(cid, t) for t in p.offered_terms(cid, self.F) if u <= self.cap(t)]
             if not pairs:
                 taken[k] = 0
                 continue

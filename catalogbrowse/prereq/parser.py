@@ -22,6 +22,7 @@ from lark.exceptions import LarkError
 from pydantic import ValidationError
 
 from catalogbrowse.prereq.phrases import (
+    NUMBER_WORDS,
     courses_in_area,
     restricted_opening,
     states_no_requirement,
@@ -42,7 +43,6 @@ from planner.clause_ast import (
 )
 from planner.clause_ids import canonical_text, identifier_enum
 
-_NUMS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _LEVEL_ORDER = ["first-year", "freshman", "sophomore", "junior", "senior", "graduate"]
 _PREFIX = re.compile(
     r"^\s*(enforced prerequisites?|prerequisites?\(s\)|prerequisites?|prereqs?|requires)\s*:?\s*",
@@ -161,7 +161,7 @@ class _ToAst(Transformer):
 
     def n_of(self, xs):
         word = str(xs[0]).lower()
-        n = _NUMS.get(word) or int(word.split()[-1])
+        n = NUMBER_WORDS.get(word) or int(word.split()[-1])
         inner = xs[1]
         items = inner if isinstance(inner, list) else list(getattr(inner, "items", [inner]))
         if n >= len(items):

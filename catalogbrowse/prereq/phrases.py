@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import yaml
 
@@ -26,11 +26,13 @@ from planner.clause_ast import (
     ConsentNode,
     CoursesNode,
     ProgramNode,
+    StandingLevel,
     StandingNode,
 )
 
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_LEVELS = ["sophomore", "junior", "senior", "graduate"]
+# Count words of catalog prose; the grammar's COUNT token reads "two" to "six" with the same map.
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_LEVELS = list(get_args(StandingLevel))  # lowest first
 
 
 @functools.cache
@@ -78,7 +80,7 @@ def courses_in_area(segment: str) -> Any | None:
     if not m:
         return None
     n = m.group("n").lower()
-    count = _NUMBERS.get(n) or int(n)
+    count = NUMBER_WORDS.get(n) or int(n)
     area = (m.group("area") or m.group("area2") or "").strip(" ,")
     area = re.sub(r"^courses? (in|from) |\s+courses?$", "", area)
     if not area:
