@@ -51,15 +51,17 @@ def _prov(loc: Located) -> Provenance:
 def _replace_unsupported(node, fixed: dict[str, object]):
     """`node` with each typed span's unsupported leaf replaced by its node, or dropped when the
     span states no requirement (None); a group left with one item is that item, with none None.
-    (Unresolved spans are whole segments, joined by all_of / any_of only.)"""
+    (A span is a whole segment or a hole inside one: prereq/holes.py.)"""
     if isinstance(node, UnsupportedNode) and node.text in fixed:
         return fixed[node.text]
     if isinstance(node, AllOfNode | AnyOfNode | ChooseNNode):
         items = [x for x in (_replace_unsupported(i, fixed) for i in node.items) if x is not None]
         if not items:
             return None
-        if len(items) == 1 and not isinstance(node, ChooseNNode):
+        if len(items) == 1:
             return items[0]
+        if isinstance(node, ChooseNNode) and node.n >= len(items):
+            return AllOfNode(items=items)
         return node.model_copy(update={"items": items})
     return node
 

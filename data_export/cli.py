@@ -111,6 +111,13 @@ def clauses(
     out: Path = typer.Option(..., help="New output folder (DatasetDict + manifest.json)."),
     n: int = typer.Option(5000, help="Training records (the generator's training families)."),
     eval_n: int = typer.Option(400, help="Eval records (its held-out families)."),
+    leaf_share: float = typer.Option(
+        0.0,
+        min=0.0,
+        max=1.0,
+        help="Share of training records that are one leaf, as the grammar's partial parse asks "
+        "the model (eval records keep the whole-span mix).",
+    ),
     seed: int = typer.Option(0, help="Generator seed (same seed, same records)."),
     layout: str = typer.Option(
         "keyed", help="Answer layout: keyed (measured best, docs/catalog.md), prefix or tree."
@@ -137,6 +144,7 @@ def clauses(
         out=out,
         n=n,
         eval_n=eval_n,
+        leaf_share=leaf_share,
         seed=seed,
         layout=layout,
         overwrite=overwrite,

@@ -21,6 +21,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError
 from pydantic import ValidationError
 
+from catalogbrowse.prereq.holes import Hole, split_outside_parens, with_holes
 from catalogbrowse.prereq.phrases import (
     NUMBER_WORDS,
     courses_in_area,
@@ -200,6 +201,9 @@ class _ToAst(Transformer):
     def named(self, xs):
         return RequirementNode(text=str(xs[0]))
 
+    def hole(self, xs):
+        return UnsupportedNode(text=str(xs[0]))
+
 
 def lift_consent(node):
     """A trailing consent alternative applies to the whole requirement before it:
@@ -272,21 +276,27 @@ def _parse_uncached(body: str):
     return lift_consent(flatten(node))
 
 
-def _split(text: str, a: int, b: int, pattern: str) -> list[tuple[int, int]]:
-    """(start, end) of the parts of text[a:b] between separators outside parentheses."""
-    out, start, depth = [], a, 0
-    seps = {m.start(): m.end() for m in re.finditer(pattern, text[a:b])}
-    i = a
-    while i < b:
-        ch = text[i]
-        depth += (ch == "(") - (ch == ")")
-        if depth == 0 and (i - a) in seps:
-            out.append((start, i))
-            i = start = a + seps[i - a]
-            continue
-        i += 1
-    out.append((start, b))
-    return [(x, y) for x, y in out if text[x:y].strip()]
+def _grammar(subjects: Mapping[str, str] | None):
+    return lambda text: _parse_cached(canonical_text(text, subjects))
+
+
+def _phrase(subjects: Mapping[str, str] | None):
+    def typed(text: str):
+        if identifier_enum(text, subjects):
+            return None
+        return restricted_opening(text) or courses_in_area(text)
+
+    return typed
+
+
+def _partial(seg: str, subjects: Mapping[str, str] | None):
+    """A segment the grammar cannot type whole: the grammar's structure with holes for the model
+    (holes.py), or one unsupported node over all of it."""
+    found = with_holes(seg, _grammar(subjects), _phrase(subjects))
+    if found is None:
+        return UnsupportedNode(text=seg), [Hole(0, len(seg), seg)]
+    node, holes = found
+    return lift_consent(flatten(node)), holes
 
 
 def _trim(text: str, a: int, b: int) -> tuple[int, int]:
@@ -317,13 +327,13 @@ def parse_prereq(text: str, subjects: Mapping[str, str] | None = None) -> ParseR
     recommended: list[str] = []
     unresolved: list[Span] = []
     segments = []
-    for sa, sb in _split(text, 0, len(text), _SENTENCE_END):
+    for sa, sb in split_outside_parens(text, 0, len(text), _SENTENCE_END):
         whole = text[sa:sb]
         try:
             parse_segment(_PREFIX.sub("", whole, count=1), subjects)
             segments.append((sa, sb))
         except ValueError:
-            segments += _split(text, sa, sb, r";")
+            segments += split_outside_parens(text, sa, sb, r";")
     for a, b in segments:
         a, b = _trim(text, a, b)
         m = _PREFIX.match(text[a:b])
@@ -348,8 +358,8 @@ def parse_prereq(text: str, subjects: Mapping[str, str] | None = None) -> ParseR
             else:
                 part = parse_segment(seg, subjects)
         except ValueError:
-            part = UnsupportedNode(text=seg)
-            unresolved.append(Span(a, b, seg))
+            part, holes = _partial(seg, subjects)
+            unresolved += [Span(a + h.start, a + h.end, h.text) for h in holes]
         if node is None:
             node = part
         elif alternative:

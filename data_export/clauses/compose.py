@@ -59,6 +59,14 @@ def form_of(template: str) -> str:
     return "plain"
 
 
+LEAF_KINDS = ("course", "concurrent", "standing", "courses", "program", "requirement", "first",
+              "course_alt", "consent")  # fmt: skip
+LEAF_WEIGHTS = (44, 8, 9, 9, 6, 9, 3, 6, 0)
+# A leaf on its own, as a partial parse hands it to the model (catalogbrowse/prereq/holes.py): the
+# kinds the grammar reads least often weigh most.
+HOLE_WEIGHTS = (22, 12, 8, 14, 12, 18, 2, 8, 4)
+
+
 class Composer:
     """One sample's prose: a family's style, the sample's courses and a seeded rng."""
 
@@ -196,12 +204,10 @@ class Composer:
         text = self.fam.pick(self.rng, "placement_into").format(c=self.token(cid))
         return Piece(text, PlacementNode(course=cid))
 
-    def leaf(self) -> Piece:
-        kind = self.rng.choices(
-            ["course", "concurrent", "standing", "courses", "program", "requirement", "first",
-             "course_alt"],
-            weights=[44, 8, 9, 9, 6, 9, 3, 6],
-        )[0]  # fmt: skip
+    def leaf(self, weights: tuple[int, ...] = LEAF_WEIGHTS) -> Piece:
+        kind = self.rng.choices(LEAF_KINDS, weights=weights)[0]
+        if kind == "consent":
+            return self.consent()
         if kind == "course":
             return self.course()
         if kind == "concurrent":

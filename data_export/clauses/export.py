@@ -38,6 +38,7 @@ class ClauseExportConfig:
     out: Path
     n: int = 5000  # training records
     eval_n: int = 400  # held-out-family records
+    leaf_share: float = 0.0  # training records that are one leaf, as a partial parse asks
     seed: int = 0
     layout: str = DEFAULT_LAYOUT
     overwrite: bool = False
@@ -77,7 +78,9 @@ def export_clauses(
         (TRAIN, cfg.n, TRAIN_FAMILIES, cfg.seed),
         (EVAL, cfg.eval_n, HELD_OUT_FAMILIES, cfg.seed + 1),
     ):
-        for i, g in enumerate(generate(n, seed, fams)):
+        # The held-out families keep the whole-span mix, so their scores compare across models.
+        leaves = cfg.leaf_share if split == TRAIN else 0.0
+        for i, g in enumerate(generate(n, seed, fams, leaves)):
             rec = build_record(
                 g.span, g.clause, g.template_id, f"{split}-s{seed}-{i:07d}", cfg.layout,
                 subjects, g.style, g.family, g.kind,
@@ -109,6 +112,7 @@ def export_clauses(
             "seed": cfg.seed,
             "n": cfg.n,
             "eval_n": cfg.eval_n,
+            "leaf_share": cfg.leaf_share,
             "train_families": list(TRAIN_FAMILIES),
             "held_out_families": list(HELD_OUT_FAMILIES),
         },

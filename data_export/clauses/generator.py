@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from data_export.clauses.compose import Composer
+from data_export.clauses.compose import HOLE_WEIGHTS, Composer
 from planner.clause_ast import AllOfNode, Clause, span_violations
 from planner.clause_ids import identifier_enum
 
@@ -144,6 +144,9 @@ def sample(rng: random.Random, fam: Family, kind: str | None = None) -> Generate
         pool = rng.random() < 0.08
         text = fam.pick(rng, "no_prerequisite") if pool else comp.no_requirement()
         span, node = _sentence(text, rng), None
+    elif kind == "leaf":
+        p = comp.leaf(HOLE_WEIGHTS)
+        span, node = _sentence(p.text, rng, 0.3), p.node
     elif kind == "segment":
         p = comp.requirement_span()
         span, node = _sentence(p.text, rng, 0.35), p.node
@@ -177,11 +180,11 @@ def sample(rng: random.Random, fam: Family, kind: str | None = None) -> Generate
 
 
 def generate(
-    n: int, seed: int, families: tuple[int, ...] = TRAIN_FAMILIES
+    n: int, seed: int, families: tuple[int, ...] = TRAIN_FAMILIES, leaf_share: float = 0.0
 ) -> list[GeneratedClause]:
     """`n` samples over `families` (round-robin), each span-constrained: every course its clause
     names is in the span's identifier enum and every text it quotes is in the span (a sample that
-    misses one is redrawn)."""
+    misses one is redrawn). A `leaf_share` of them are single leaves (kind "leaf")."""
     if n < 0 or not families:
         raise ValueError("n must be >= 0 and families non-empty")
     rng = random.Random(seed)
@@ -190,7 +193,8 @@ def generate(
     out: list[GeneratedClause] = []
     seen: set[str] = set()
     while len(out) < n:
-        g = sample(rng, fams[len(out) % len(fams)])
+        kind = "leaf" if leaf_share and rng.random() < leaf_share else None
+        g = sample(rng, fams[len(out) % len(fams)], kind)
         ids = identifier_enum(g.span, subjects)
         # A typo can land inside a requirement's text ("200yards"): redrawn like a lost course.
         if g.span in seen or span_violations(g.clause, ids, g.span, subjects):

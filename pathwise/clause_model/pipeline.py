@@ -43,6 +43,7 @@ class PipelineConfig(BaseModel):
     layout: str
     records: int = Field(gt=0)
     eval_records: int = Field(gt=0)
+    leaf_share: float = Field(default=0.0, ge=0.0, le=1.0)
     score_records: int = Field(gt=0)
     seed: int = 0
 
@@ -80,6 +81,7 @@ def _export(cfg: PipelineConfig, out: Path) -> dict[str, Any]:
             out=data,
             n=cfg.records,
             eval_n=cfg.eval_records,
+            leaf_share=cfg.leaf_share,
             seed=cfg.seed,
             layout=cfg.layout,
             overwrite=True,  # the stage owns this folder; a finished stage is never rerun
