@@ -326,7 +326,8 @@ def span_violations(
     clause: Clause, identifiers: list[str], span: str, subjects: Mapping[str, str] | None = None
 ) -> list[str]:
     """Empty when the clause is span-constrained; otherwise one message per violation: an enum
-    member not read from the span, a course outside the enum, a text field not found in the span."""
+    member not read from the span, a course outside the enum, a text field not found in the span
+    or naming one of its courses (a course is a course node, never a requirement's words)."""
     literal = set(identifier_enum(span, subjects))
     out = [f"enum member {i!r} is not literally in the span" for i in identifiers]
     out = [m for m, i in zip(out, identifiers, strict=True) if i not in literal]
@@ -341,5 +342,11 @@ def span_violations(
         f"text {t!r} is not in the span"
         for t in (evidence_texts(node) if node is not None else [])
         if locate_text(t, span) < 0
+    ]
+    out += [
+        f"text {t!r} names the course {c!r}: write it as a course"
+        for t in (evidence_texts(node) if node is not None else [])
+        for c in identifier_enum(t, subjects)[:1]
+        if c in literal
     ]
     return out

@@ -26,8 +26,10 @@ WEAK = r"(?i)\s+(?:and|or|plus)\s+"
 _NEEDS_NEIGHBOUR = re.compile(r"^(\d{3}[A-Z]?|(either|both)\s+.+)$", re.I)
 _OPENING = re.compile(r"^(either|both)\s+", re.I)
 _PLACEHOLDER = re.compile(r"^⟦(\d+)⟧$")
+_PARENS = re.compile(r"\([^()]*\)")
 # "one of A, B, or C", "two courses chosen from A, B, C": the list after the opener is one unit,
-# which a cut at its commas would break into alternatives of the whole.
+# which a cut at its commas would break into alternatives of the whole (inside parentheses the
+# list is closed, and the cut does not reach it).
 _OPEN_LIST = re.compile(
     r"\b(one|any|two|three|four|five|six|\d)\s+(\w+\s+)?(of|from)\b|\bof the following\b|\bfrom\b",
     re.I,
@@ -104,7 +106,7 @@ def with_holes(
     """(node with an unsupported leaf per hole, the holes), or None when no partial parse helps:
     every part types (the segment fails on its structure), all of it is one hole, or the
     rewritten segment does not parse either."""
-    if strong and _OPEN_LIST.search(segment):
+    if strong and _OPEN_LIST.search(_PARENS.sub("", segment)):
         return None
     parts = split_outside_parens(segment, 0, len(segment), STRONG if strong else WEAK)
     t = _Template(segment)
