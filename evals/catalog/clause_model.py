@@ -139,7 +139,8 @@ def _score_rows(
         c["grammar_plus_model"] += _ok(system, gold)
         c["grammar_only"] += _ok(parse_prereq(r["span"], subjects).ast, gold)
         if not (alone is not None and _ok(_node(alone), gold)) and len(misses) < 25:
-            misses.append({"span": r["span"], "gold": gold, "model": _dump(alone)})
+            misses.append({"span": r["span"], "gold": gold, "model": _dump(alone),
+                           "system": system and system.model_dump(mode="json")})  # fmt: skip
     total = sum(by_kind.values(), Counter())
     return {"n": total["n"], **_rates(total), "by_kind": {k: _rates(v) | {"n": v["n"]} for k, v
             in sorted(by_kind.items())}, "misses": misses}  # fmt: skip

@@ -43,6 +43,16 @@ def test_copied_text_must_be_found_in_the_span() -> None:
     assert bad is None and "not in the span" in errs[0]
 
 
+def test_a_text_field_may_not_hold_one_of_the_spans_courses() -> None:
+    # A small model copies "NURS 230" into a requirement's words; a course is a course node.
+    span = "a B- or better in NURS 230"
+    ids = identifier_enum(span)
+    ok, _ = validate(ans("NURS 230"), span, ids)
+    assert ok is not None
+    bad, errs = validate(ans({"requirement": "B- or better in NURS 230"}), span, ids)
+    assert bad is None and "names the course 'NURS 230'" in errs[0]
+
+
 class Scripted:
     """Replays fixed completions (the retry logic under test, not a model)."""
 

@@ -45,6 +45,22 @@ def test_every_target_is_span_constrained(n: int, seed: int):
             assert locate_text(text, g.span) >= 0, (text, g.span)
 
 
+def _depth(node) -> int:
+    return 1 + max((_depth(i) for i in getattr(node, "items", [])), default=0)
+
+
+def test_leaf_records_are_single_leaves():
+    gens = generate(400, seed=5, leaf_share=0.5)
+    leaves = [g.clause.prerequisite for g in gens if g.kind == "leaf"]
+    assert 150 < len(leaves) < 250 and None not in leaves
+    # One leaf (with at most its own "or equivalent" / "and a program"), never a nested group.
+    assert max(_depth(n) for n in leaves if n is not None) == 2
+    assert max(_depth(g.clause.prerequisite) for g in gens if g.kind == "segment") > 2
+    # Without leaves the records are the same as before the option existed.
+    plain = [g.span for g in generate(50, seed=5)]
+    assert plain == [g.span for g in generate(50, seed=5, leaf_share=0.0)]
+
+
 def test_the_long_tail_is_there():
     gens = generate(3000, seed=2)
     kinds = Counter(g.kind for g in gens)
