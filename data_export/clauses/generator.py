@@ -12,7 +12,9 @@ phrases.yaml. A sample is one of
 - `none`: a sentence that states no requirement (offering schedules, what the course counts
   toward, fees, repeat and credit rules, advice), whose answer is null;
 - `string`: a whole prerequisite string, lead-in, requirement sentences and such sentences
-  mixed, the clause being every requirement sentence's node together.
+  mixed, the clause being every requirement sentence's node together;
+- `leaf` (only with `leaf_share`): one leaf on its own, what the grammar's partial parse
+  (catalogbrowse/prereq/holes.py) hands the model.
 
 Families 0-11 train; families 12-14 are HELD OUT: they use only the held-out quarter of every
 pool (and of the subjects), so the eval split is prose in phrasings and subjects training never
@@ -111,7 +113,7 @@ class GeneratedClause:
     span: str
     clause: Clause
     family: int
-    kind: str  # segment | none | string
+    kind: str  # segment | none | string | leaf
     style: tuple[str, ...] = field(default_factory=tuple)
 
 
