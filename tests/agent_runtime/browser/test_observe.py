@@ -96,6 +96,8 @@ def test_screenshot_has_labels_drawn(page: Any, site: StaticServer, tmp_path: Pa
 def test_observe_during_navigation_does_not_raise(page: Any, site: StaticServer) -> None:
     ex = _ex(page, site)
     ex.goto(site.url + "/index.html")
-    page.evaluate("() => { location.href = 'tabs.html'; }")
+    # The navigation starts after evaluate returns: an evaluate that itself navigates waits for
+    # that navigation and can hang (microsoft/playwright#8570), which hung one clean-clone run.
+    page.evaluate("() => { setTimeout(() => { location.href = 'tabs.html'; }, 0); }")
     obs = ex.observe()
     assert obs.error is None or obs.url
