@@ -3,9 +3,10 @@
 The prose is cut into segments (sentences and ";"-parts, keeping their offsets); each segment is
 parsed by the lark grammar in prereq.lark, after its course tokens are written canonically
 ("Psych 230" -> "PSYCH 230", "BIO126" -> "BIO 126", "Chemistry 121" with the catalog's
-department table; planner/clause_ids.py). A segment the grammar cannot type becomes an
-``unsupported`` node carrying its exact text and is reported as an unresolved span: that span, and
-only that span, is what the clause model may later be asked about.
+department table; planner/clause_ids.py). A segment the grammar cannot type is parsed in part
+(holes.py): each part it still cannot type becomes an ``unsupported`` node carrying its exact
+text and is reported as an unresolved span; those spans, and only they, are what the clause model
+may later be asked about.
 """
 
 from __future__ import annotations
