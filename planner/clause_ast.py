@@ -338,14 +338,11 @@ def span_violations(
         if c not in allowed
     ]
     node = clause.prerequisite
-    out += [
-        f"text {t!r} is not in the span"
-        for t in (evidence_texts(node) if node is not None else [])
-        if locate_text(t, span) < 0
-    ]
+    texts = evidence_texts(node) if node is not None else []
+    out += [f"text {t!r} is not in the span" for t in texts if locate_text(t, span) < 0]
     out += [
         f"text {t!r} names the course {c!r}: write it as a course"
-        for t in (evidence_texts(node) if node is not None else [])
+        for t in texts
         for c in identifier_enum(t, subjects)[:1]
         if c in literal
     ]

@@ -21,9 +21,9 @@ from planner.clause_ast import AllOfNode, AnyOfNode, ChooseNNode, UnsupportedNod
 
 STRONG = r"(?i)\s*[,;]\s*(?:(?:and|or|plus)\b\s*)?"
 WEAK = r"(?i)\s+(?:and|or|plus)\s+"
-# A part that types only with its neighbours: a carried number ("CSCI 121 or 125") or the opening
-# word of "either A or B" / "both A and B".
-_NEEDS_NEIGHBOUR = re.compile(r"^(\d{3}[A-Z]?|(either|both)\s+.+)$", re.I)
+# Parts that type only with their neighbours: a carried number ("CSCI 121 or 125"), and a part
+# that opens "either A or B" / "both A and B" (it stays when what follows the word types).
+_CARRIED = re.compile(r"^\d{3}[A-Z]?$")
 _OPENING = re.compile(r"^(either|both)\s+", re.I)
 _PLACEHOLDER = re.compile(r"^⟦(\d+)⟧$")
 _PARENS = re.compile(r"\([^()]*\)")
@@ -65,12 +65,9 @@ def split_outside_parens(text: str, a: int, b: int, pattern: str) -> list[tuple[
 
 
 def _keeps(part: str, grammar: Typer) -> bool:
-    if grammar(part) is not None:
+    if _CARRIED.match(part) or grammar(part) is not None:
         return True
-    if _NEEDS_NEIGHBOUR.match(part):
-        rest = _OPENING.sub("", part)
-        return rest == part or grammar(rest) is not None
-    return False
+    return bool(_OPENING.match(part)) and grammar(_OPENING.sub("", part)) is not None
 
 
 class _Template:
@@ -81,6 +78,15 @@ class _Template:
         self.pieces: list[str] = []
         self.fills: list[object] = []
         self.holes: list[Hole] = []
+        self.run: tuple[int, int] | None = None  # untyped parts not yet closed into one hole
+
+    def extend_run(self, a: int, b: int) -> None:
+        self.run = (self.run[0] if self.run else a, b)
+
+    def close_run(self) -> None:
+        if self.run:
+            self.hole(*self.run)
+            self.run = None
 
     def keep(self, b: int) -> None:
         self.pieces.append(self.segment[self.pos : b])
@@ -108,31 +114,24 @@ def with_holes(
     rewritten segment does not parse either."""
     if strong and _OPEN_LIST.search(_PARENS.sub("", segment)):
         return None
-    parts = split_outside_parens(segment, 0, len(segment), STRONG if strong else WEAK)
     t = _Template(segment)
-    run: list[tuple[int, int]] = []
-    for a, b in parts:
+    for a, b in split_outside_parens(segment, 0, len(segment), STRONG if strong else WEAK):
         part = segment[a:b]
         if _keeps(part, grammar):
-            if run:
-                t.hole(run[0][0], run[-1][1])
-                run.clear()
+            t.close_run()
             t.keep(b)
             continue
         node = phrase(part)
         found = (node, []) if node is not None else _inside(part, grammar, phrase, strong)
         if found is None and not strong:
-            run.append((a, b))  # "and"/"or" inside an untyped run is the run's own wording
+            t.extend_run(a, b)  # "and"/"or" inside an untyped run is the run's own wording
             continue
-        if run:
-            t.hole(run[0][0], run[-1][1])
-            run.clear()
+        t.close_run()
         if found is None:
             t.hole(a, b)
         else:
             t.place(a, b, *found)
-    if run:
-        t.hole(run[0][0], run[-1][1])
+    t.close_run()
     if not t.fills or [h.text for h in t.holes] == [segment]:
         return None
     node = grammar(t.text())

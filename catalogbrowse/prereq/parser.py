@@ -244,12 +244,10 @@ def parse_segment(text: str, subjects: Mapping[str, str] | None = None):
     node = None
     lead = _CONCURRENT_LIST.match(body)
     if lead:
-        inner = _parse_cached(canonical_text(lead.group("rest"), subjects))
+        inner = _grammar(lead.group("rest"), subjects)
         node = _all_concurrent(inner) if inner is not None else None
     if node is None:
-        node = _parse_cached(canonical_text(body, subjects))
-    if node is None and not identifier_enum(body, subjects):
-        node = restricted_opening(body) or courses_in_area(body)
+        node = _grammar(body, subjects) or _phrase(body, subjects)
     if node is None:
         raise ValueError(f"cannot type {text!r}")
     return node
@@ -277,23 +275,22 @@ def _parse_uncached(body: str):
     return lift_consent(flatten(node))
 
 
-def _grammar(subjects: Mapping[str, str] | None):
-    return lambda text: _parse_cached(canonical_text(text, subjects))
+def _grammar(text: str, subjects: Mapping[str, str] | None):
+    """What the grammar types of `text` (its course tokens written canonically first), or None."""
+    return _parse_cached(canonical_text(text, subjects))
 
 
-def _phrase(subjects: Mapping[str, str] | None):
-    def typed(text: str):
-        if identifier_enum(text, subjects):
-            return None
-        return restricted_opening(text) or courses_in_area(text)
-
-    return typed
+def _phrase(text: str, subjects: Mapping[str, str] | None):
+    """What a whole-segment phrase rule types of `text` (one naming no course), or None."""
+    if identifier_enum(text, subjects):
+        return None
+    return restricted_opening(text) or courses_in_area(text)
 
 
 def _partial(seg: str, subjects: Mapping[str, str] | None):
     """A segment the grammar cannot type whole: the grammar's structure with holes for the model
     (holes.py), or one unsupported node over all of it."""
-    found = with_holes(seg, _grammar(subjects), _phrase(subjects))
+    found = with_holes(seg, lambda t: _grammar(t, subjects), lambda t: _phrase(t, subjects))
     if found is None:
         return UnsupportedNode(text=seg), [Hole(0, len(seg), seg)]
     node, holes = found
