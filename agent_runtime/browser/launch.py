@@ -80,6 +80,8 @@ class BrowserSession:
         return self
 
     def new_page(self) -> Any:
+        # Pages end with the context (close()): page.close() straight after an evaluate raced a
+        # navigation never returns (Playwright 1.64/1.65, Chromium 156; docs/executor.md).
         return self.context.new_page()
 
     def close(self) -> None:

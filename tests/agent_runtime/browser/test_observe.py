@@ -10,8 +10,10 @@ import pytest
 from PIL import Image, ImageChops
 
 from agent_runtime.browser.executor import Executor
+from agent_runtime.browser.launch import BrowserSession
 from contracts.search import SearchProvider
 from envs.server import StaticServer
+from tests.helpers.browser import fresh_page
 
 pytestmark = pytest.mark.browser
 
@@ -96,8 +98,25 @@ def test_screenshot_has_labels_drawn(page: Any, site: StaticServer, tmp_path: Pa
 def test_observe_during_navigation_does_not_raise(page: Any, site: StaticServer) -> None:
     ex = _ex(page, site)
     ex.goto(site.url + "/index.html")
-    # The navigation starts after evaluate returns: an evaluate that itself navigates waits for
-    # that navigation and can hang (microsoft/playwright#8570), which hung one clean-clone run.
+    # The navigation starts after evaluate returns (an evaluate that itself navigates waits for
+    # it, microsoft/playwright#8570), so observe's own evaluate is the one that races it.
     page.evaluate("() => { setTimeout(() => { location.href = 'tabs.html'; }, 0); }")
     obs = ex.observe()
     assert obs.error is None or obs.url
+
+
+@pytest.mark.timeout(60)
+def test_a_page_closes_after_an_evaluate_raced_its_navigation(
+    browser: BrowserSession, site: StaticServer
+) -> None:
+    # What hung clean-clone runs: page.close() straight after observe raced a navigation never
+    # returned (3 of 3 runs of this test hung on it); fresh_page closes the context instead.
+    urls = []
+    for _ in range(20):
+        with fresh_page(browser) as p:
+            ex = _ex(p, site)
+            ex.goto(site.url + "/index.html")
+            p.evaluate("() => { setTimeout(() => { location.href = 'tabs.html'; }, 0); }")
+            urls.append(ex.observe().url.rsplit("/", 1)[-1])
+            ex.close()
+    assert set(urls) <= {"index.html", "tabs.html"} and len(urls) == 20
