@@ -6,8 +6,9 @@ One entry point for every recipe, on one CPU or many GPUs:
         --recipe training/recipes/middle-qwen3vl-8b.yaml --dataset data/sft/middle
     python -m training.sft --recipe training/recipes/tiny-middle-vl.yaml --dataset DIR
 
-TRL's SFTTrainer with a PEFT LoRA adapter, loss on assistant tokens only, overlength examples
-deleted and counted. The batch arithmetic is checked against the launch before any model loads.
+TRL's SFTTrainer with a PEFT LoRA adapter, loss on assistant tokens only (the LM head projects
+only those, on a CPU too: training/cpu_lm_head.py), overlength examples deleted and counted. The
+batch arithmetic is checked against the launch before any model loads.
 """
 
 from __future__ import annotations
@@ -268,16 +269,16 @@ def _meta_callback(world_size: int, recipe: Recipe):
     return CheckpointMeta()
 
 
-def run(
-    recipe: Recipe, world_size: int, resume: str = "auto", precision_reason: str = ""
-) -> dict[str, Any]:
-    """Train the recipe's adapter; return (and write) the run summary."""
+def build_trainer(recipe: Recipe, world_size: int):
+    """The recipe's TRL SFTTrainer, its data measured and the overlength examples deleted.
+
+    Returns the trainer and the deletion counts per split. Nothing is trained or written yet.
+    """
     from trl import SFTTrainer
 
-    from training.checkpoints import load_adapter_weights
+    from training.cpu_lm_head import compact_on_cpu  # imports TRL: only where a trainer is built
 
-    out = resolve_path(recipe.output_dir)
-    config = build_sft_config(recipe, out)
+    config = build_sft_config(recipe, resolve_path(recipe.output_dir))
     model, processing_class = _load_model_and_processor(recipe)
     template = recipe.trainer.get("chat_template_path")
     if template:
@@ -285,6 +286,7 @@ def run(
     data, counts = _prepare_data(recipe, processing_class, config)
     if len(data[recipe.data.train_split]) == 0:
         raise RecipeError(f"recipe {recipe.name}: no training example fits in max_length")
+    compact_on_cpu()  # the LM head scores answer tokens only on a CPU too: a fifth of a step
     trainer = SFTTrainer(
         model=model,
         args=config,
@@ -294,6 +296,18 @@ def run(
         peft_config=_lora_config(recipe),
         callbacks=[_meta_callback(world_size, recipe)],
     )
+    return trainer, counts
+
+
+def run(
+    recipe: Recipe, world_size: int, resume: str = "auto", precision_reason: str = ""
+) -> dict[str, Any]:
+    """Train the recipe's adapter; return (and write) the run summary."""
+    from training.checkpoints import load_adapter_weights
+
+    out = resolve_path(recipe.output_dir)
+    trainer, counts = build_trainer(recipe, world_size)
+    config = trainer.args
     if trainer.is_world_process_zero():
         # Written before training so the deletion counts survive a crashed or interrupted run.
         out.mkdir(parents=True, exist_ok=True)
