@@ -1,8 +1,9 @@
 """A CPU training step's LM head: every position (TRL's own CPU path) against labelled ones only.
 
-Builds the recipe's trainer exactly as training/sft.py does (`build_trainer`: the pretrained base,
-the real export, the recipe's LoRA and precision), takes its first N micro-batches, and times
-forward + backward (`trainer.training_step`) over them in two arms that alternate each round
+Builds the recipe's trainer exactly as training/sft.py does (`build_trainer` of
+training/sft_trainer.py: the pretrained base, the real export, the recipe's LoRA and
+precision), takes its first N micro-batches, and times forward + backward
+(`trainer.training_step`) over them in two arms that alternate each round
 (harness.side_by_side): TRL 1.16 projecting every position onto the vocabulary, and
 training/cpu_lm_head.py projecting only the labelled ones. No optimizer step runs, so both arms
 see the same weights and their losses are compared micro-batch by micro-batch.
@@ -24,8 +25,9 @@ import torch
 import trl.trainer.utils as trl_utils
 
 from benchmarks.harness import parse, side_by_side, write_results
-from training.sft import apply_overrides, build_parser, build_trainer
+from training.sft import apply_overrides, build_parser
 from training.sft_config import load_recipe, with_resolved_precision
+from training.sft_trainer import build_trainer
 
 REPO = Path(__file__).resolve().parent.parent
 RECIPE = REPO / "training/recipes/demo-clause-smollm2.yaml"
@@ -60,6 +62,7 @@ def main() -> None:
         assert labelled_only is not every_position, "compact_on_cpu() did not patch TRL"
         loader = iter(trainer.get_train_dataloader())
         batches = [next(loader) for _ in range(args.batches)]
+        labelled = [int((b["labels"][:, 1:] != -100).sum()) for b in batches]
         model = trainer.model
         model.train()
 
@@ -67,9 +70,8 @@ def main() -> None:
             def one(round_: int) -> list[float]:
                 trl_utils._use_triton = use_triton
                 losses, t0 = [], time.perf_counter()
-                for batch in batches:
-                    labelled = int((batch["labels"][:, 1:] != -100).sum())
-                    losses.append(float(trainer.training_step(model, dict(batch), labelled)))
+                for batch, n in zip(batches, labelled, strict=True):
+                    losses.append(float(trainer.training_step(model, dict(batch), n)))
                     model.zero_grad(set_to_none=True)
                 which = "warm-up" if round_ < 0 else f"round {round_ + 1}/{args.rounds}"
                 print(f"[lm_head] {which}, {name}: {time.perf_counter() - t0:.1f} s", flush=True)
@@ -81,7 +83,7 @@ def main() -> None:
         timed = side_by_side(arms_, args.rounds, warmup=True)
         trl_utils._use_triton = labelled_only
     tokens = sum(int(b["attention_mask"].sum()) for b in batches)
-    labels = sum(int((b["labels"][:, 1:] != -100).sum()) for b in batches)
+    labels = sum(labelled)
     losses = {name: a["outputs"][0] for name, a in timed.items()}
     diff = max(abs(x - y) for x, y in zip(losses[EVERY], losses[LABELLED], strict=True))
     arms = {
@@ -109,7 +111,8 @@ def main() -> None:
     md = [
         "# The LM head of a CPU training step: every position against labelled ones only",
         "",
-        f"`{doc['recipe']}` built by training/sft.py's `build_trainer` (the real base and export), "
+        f"`{doc['recipe']}` built by `build_trainer` (training/sft_trainer.py: the real base and "
+        "export), "
         f"its first {args.batches} micro-batches (the length-grouped sampler puts the longest "
         f"first: {tokens} tokens, {labels} of them labelled, {labels / tokens:.0%}), forward + "
         f"backward per micro-batch, {args.rounds} rounds with the arms alternating, "
