@@ -6,7 +6,8 @@ course that is not there cannot be written; it is then validated: it must parse 
 layout, name only enum members, and every text it copies (an area, a program, a named requirement)
 must be re-located in the span. A failure is retried once with the validator's complaint; a second
 failure leaves the span unresolved. "No requirement" (null) is a valid answer: the span is then
-dropped from the clause, not kept as an unsupported node.
+dropped from the clause, not kept as an unsupported node. An accepted answer is returned in its
+smallest equal form (planner/clause_simplify.py): a small model repeats a course in nested groups.
 
 Any backend with `chat(messages, json_schema=..., max_tokens=...) -> ChatResult` serves it:
 serving.client.ChatClient (vLLM or `pathwise serve --embedded`) or serving.embedded.EmbeddedBackend.
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 from planner.clause_ast import Clause, span_violations
 from planner.clause_ids import identifier_enum
 from planner.clause_layout import DEFAULT_LAYOUT, decoding_schema, messages, parse
+from planner.clause_simplify import simplify_clause
 
 
 def validate(
@@ -84,7 +86,7 @@ class ClauseModel:
             tokens += answer.usage.completion_tokens
             clause, errs = validate(answer.text, span, ids, self.layout, self.subjects)
             if clause is not None:
-                return FallbackResult(clause, attempt, errors, tokens)
+                return FallbackResult(simplify_clause(clause), attempt, errors, tokens)
             errors += errs
             chat = [
                 *chat,

@@ -83,6 +83,16 @@ def test_one_retry_with_feedback_then_unresolved() -> None:
     assert res.clause is None and res.calls == 2 and len(backend.texts) == 1  # no third call
 
 
+def test_an_accepted_answer_comes_back_in_its_smallest_equal_form() -> None:
+    # The served 135M model's kind of loop: one course, nested in itself.
+    loop = ans({"any": ["MATH 220", {"all": ["MATH 220", {"any": ["MATH 220", "MATH 220"]}]}]})
+    res = ClauseModel(Scripted([loop]))("a C or better in MATH 220")
+    assert res.clause.prerequisite.model_dump(mode="json") == {
+        "kind": "course",
+        "course": "MATH 220",
+    }
+
+
 def test_a_sentence_that_states_no_requirement_yields_no_node() -> None:
     model = ClauseModel(Scripted([ans(None)]))
     clause, by_model, left = type_prose("MATH 220. Taught in Norwegian.", lambda s: model(s).clause)
