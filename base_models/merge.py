@@ -56,8 +56,13 @@ def _load_merged(base: Path, adapter: Path) -> tuple[Any, Any]:
     return peft_model.merge_and_unload(), processor
 
 
-def merge_adapter(base: Path, adapter: Path, out: Path) -> dict[str, Any]:
+def merge_adapter(
+    base: Path, adapter: Path, out: Path, base_record: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Merge `adapter` into `base`, save to `out`; return the provenance. Never overwrites.
+
+    `base_record` is where the base came from when its folder has no provenance.json (a hub
+    snapshot: its id and revision).
 
     An `out` that already holds this merge (same adapter sha256) is kept as it is; any other
     non-empty `out` is refused. The model is written to a sibling folder and renamed, so an
@@ -84,9 +89,10 @@ def merge_adapter(base: Path, adapter: Path, out: Path) -> dict[str, Any]:
     processor.save_pretrained(partial)
     # The base's own record moves under "base_provenance", so this directory is never taken for
     # a plain import of the base (an import is idempotent by name and sha256).
-    base_record = read_provenance(base) or {}
+    base_record = read_provenance(base) or base_record or {}
+    base_name = base_record.get("name") or base_record.get("hub_id") or base.name
     record: dict[str, Any] = {
-        "name": f"{base_record.get('name', base.name)}+{adapter.name}",
+        "name": f"{base_name}+{adapter.name}",
         "license": base_record.get("license", "unknown (no provenance.json in the base)"),
         "base_provenance": base_record,
         "merged": {

@@ -30,13 +30,18 @@ _VL_MODEL_TYPES = {
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
+def is_hub_id(name: str) -> bool:
+    """Spelled as a hub repo id (org/name); says nothing of whether it exists."""
+    return bool(_HUB_ID.match(name))
+
+
 def read_config(model: str | Path) -> dict:
     """config.json of a local checkpoint or of a hub id (the Hugging Face cache, or the hub when
     reachable and HF_HUB_OFFLINE is unset); {} where there is none to read."""
     local = Path(model).expanduser()
     if (local / "config.json").is_file():
         return json.loads((local / "config.json").read_text())
-    if local.exists() or not _HUB_ID.match(str(model)):
+    if local.exists() or not is_hub_id(str(model)):
         return {}
     try:
         from huggingface_hub import hf_hub_download

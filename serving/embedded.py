@@ -127,11 +127,16 @@ class EmbeddedBackend:
         adapter_name: str | None = None,
         dtype: str = "float32",
         threads: int | None = None,
+        device: str = "cpu",
     ) -> None:
         import torch
 
         if threads:
             torch.set_num_threads(threads)
+        # `auto`: the GPU where torch sees one (a GPU node's in-process scoring), else the CPU.
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
         self.model_dir = str(model_dir)
         self.vision = is_vision_model(model_dir)
         model_cls, processor_cls = auto_classes(self.vision)
@@ -146,7 +151,7 @@ class EmbeddedBackend:
 
             model = PeftModel.from_pretrained(model, str(adapter_dir))
             self.adapter_name = adapter_name or Path(str(adapter_dir)).name
-        self.model = model.eval()
+        self.model = model.to(self.device).eval()
         self.adapter_dir = str(adapter_dir) if adapter_dir is not None else None
         # Images that reached the model as pixel values (the processor's image grid rows).
         self.images_seen = 0
@@ -188,7 +193,7 @@ class EmbeddedBackend:
             raise ValueError(f"JSON Schema rejected by llguidance: {matcher.get_error()}")
         return matcher
 
-    def _encode(self, messages: list[Message]) -> dict[str, Any]:
+    def _encode(self, messages: list[Message]) -> Any:  # a BatchEncoding / BatchFeature
         if self.processor is not None:
             vl_msgs, images = _vl_messages(messages)
             prompt = self.processor.apply_chat_template(
@@ -220,7 +225,7 @@ class EmbeddedBackend:
         if model is not None and model not in self.served_names():
             raise KeyError(f"model {model!r} not served; have {self.served_names()}")
         start = time.perf_counter()
-        inputs = self._encode(messages)
+        inputs = self._encode(messages).to(self.device)
         prompt_len = int(inputs["input_ids"].shape[1])
         vocab = int(self.model.get_output_embeddings().weight.shape[0])
         processors = LogitsProcessorList()

@@ -26,7 +26,10 @@ def train(
     ] = Path("runs/clause-model"),
     config: Annotated[
         Path | None,
-        typer.Option(help="Pipeline YAML (default: pathwise/clause_model/config.yaml)."),
+        typer.Option(
+            help="Pipeline YAML (default: pathwise/clause_model/config.yaml, SmolLM2 on a CPU; "
+            "pathwise/clause_model/gpu.yaml: Qwen3-4B from the Hugging Face cache on a GPU)."
+        ),
     ] = None,
     max_steps: Annotated[
         int | None, typer.Option(min=1, help="Override the recipe's optimizer steps.")

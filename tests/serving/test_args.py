@@ -18,6 +18,7 @@ from serving.vllm_args import (
     lora_rank_for,
     resolve_dtype,
 )
+from tests.helpers.hf_cache import hf_cache, offline
 
 
 def _adapter_dir(tmp_path, name: str, r: int):
@@ -136,26 +137,12 @@ def test_cpu_bf16_units_are_read_from_the_flags(tmp_path) -> None:
     assert cpu_flags(tmp_path / "missing") == set()
 
 
-def _hf_cache(root, repo_id: str, config: dict) -> None:
-    """A Hugging Face hub cache holding one repo's config.json, as `hf download` leaves it."""
-    folder = root / "hub" / f"models--{repo_id.replace('/', '--')}"
-    snap = folder / "snapshots" / "0123456789abcdef0123456789abcdef01234567"
-    snap.mkdir(parents=True)
-    (snap / "config.json").write_text(json.dumps(config))
-    (folder / "refs").mkdir()
-    (folder / "refs" / "main").write_text(snap.name)
-
-
 def test_hub_id_resolves_through_the_hf_cache_and_stays_online(tmp_path, monkeypatch):
     """`--base Qwen/Qwen3-VL-8B-Instruct`: its cached config makes it a vision model (the image
     limit), it goes to vLLM as the hub id, and the hub is left as the user set it."""
     vl = {"architectures": ["Qwen3VLForConditionalGeneration"], "model_type": "qwen3_vl"}
-    _hf_cache(tmp_path, "Qwen/Qwen3-VL-8B-Instruct", vl)
-    import huggingface_hub.constants as hub_constants
-
-    # No hub here: the cache alone must answer (huggingface_hub read both at import).
-    monkeypatch.setattr(hub_constants, "HF_HUB_OFFLINE", True)
-    monkeypatch.setattr(hub_constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    hf_cache(tmp_path, "Qwen/Qwen3-VL-8B-Instruct", vl)
+    offline(monkeypatch, tmp_path)  # no hub here: the cache alone must answer
     cfg = ServeConfig(base="Qwen/Qwen3-VL-8B-Instruct")
     argv = build_argv(cfg, "/py", 1, gpu_build=False)
     assert argv[argv.index("--model") + 1] == "Qwen/Qwen3-VL-8B-Instruct"
