@@ -50,9 +50,9 @@ def clause_model(
         client = spec.client(vision=False, schema_name="clause")
         return ClauseModel(client, layout=layout, subjects=subjects)
     if model_dir:
-        from serving.embedded import EmbeddedBackend
+        from serving.embedded import EmbeddedBackend, placement
 
-        return ClauseModel(
-            EmbeddedBackend(model_dir, adapter_dir=adapter), layout=layout, subjects=subjects
-        )
+        device, dtype, _why = placement()
+        backend = EmbeddedBackend(model_dir, adapter_dir=adapter, dtype=dtype, device=device)
+        return ClauseModel(backend, layout=layout, subjects=subjects)
     raise ValueError("the model fallback needs --endpoint URL or --model-dir DIR")

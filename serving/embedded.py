@@ -112,6 +112,16 @@ class _SchemaMask:
         return scores.masked_fill(~allowed.to(scores.device), float("-inf"))
 
 
+def placement(cpu_dtype: str = "float32") -> tuple[str, str, str]:
+    """(device, dtype, why) for generating in this process: the GPU in bfloat16 where torch sees
+    one (a 4B clause model on a GPU node), else the CPU in `cpu_dtype`."""
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda", "bfloat16", f"GPU {torch.cuda.get_device_name(0)}"
+    return "cpu", cpu_dtype, "no GPU"
+
+
 class EmbeddedBackend:
     """A checkpoint (+ optional LoRA adapter) answering chat calls in this process.
 

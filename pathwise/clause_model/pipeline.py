@@ -121,18 +121,16 @@ def _merge(base: dict[str, Any], adapter: str, out: Path) -> dict[str, Any]:
 
 
 def _score(cfg: PipelineConfig, model: str, data: str) -> dict[str, Any]:
-    import torch
     from tqdm import tqdm
 
     from base_models.precision import resolve
     from catalogbrowse.fallback import ClauseModel
     from evals.catalog.clause_model import Cached, score_heldout
-    from serving.embedded import EmbeddedBackend
+    from serving.embedded import EmbeddedBackend, placement
 
-    if torch.cuda.is_available():
-        device, dtype, why = "cuda", "bfloat16", "a GPU"
-    else:
-        device, (_p, dtype, why) = "cpu", resolve("auto")
+    _p, cpu_dtype, cpu_why = resolve("auto")
+    device, dtype, why = placement(cpu_dtype)
+    why = cpu_why if device == "cpu" else why
     backend = EmbeddedBackend(model, dtype=dtype, device=device)
     fb = Cached(ClauseModel(backend, layout=cfg.layout))
     res = score_heldout(

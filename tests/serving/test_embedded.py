@@ -106,3 +106,19 @@ def test_vl_student_with_screenshot(tmp_path_factory, small_schema, check_small)
     text_only = backend.chat(build_messages("click submit", system="sys"), None, max_tokens=1)
     # The image's placeholder tokens are in the prompt (Qwen3-VL: merged 32x32 patches).
     assert with_image.usage.prompt_tokens > text_only.usage.prompt_tokens + 10
+
+
+def test_placement_takes_the_gpu_in_bf16_only_where_torch_sees_one(tiny_text, monkeypatch):
+    import torch
+
+    from serving.embedded import EmbeddedBackend, placement
+
+    assert placement("bfloat16") == ("cpu", "bfloat16", "no GPU")
+    auto = EmbeddedBackend(tiny_text, device="auto")
+    assert auto.device == "cpu" and auto.model.device.type == "cpu"
+    reply = auto.chat(build_messages("click submit", system="sys"), None, max_tokens=2)
+    assert reply.usage.completion_tokens >= 1
+    # What a GPU node answers (no GPU here to run on): the GPU, in bfloat16, named.
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: "NVIDIA H200")
+    assert placement() == ("cuda", "bfloat16", "GPU NVIDIA H200")
