@@ -46,7 +46,7 @@ def resolve_base(name: str, import_dir: Path | None = None) -> dict[str, Any]:
     return hub_snapshot(name)
 
 
-def hub_snapshot(repo_id: str, revision: str | None = None) -> dict[str, Any]:
+def hub_snapshot(repo_id: str) -> dict[str, Any]:
     """The cached (or downloaded) snapshot of `repo_id`, with the commit it is."""
     from huggingface_hub import constants, snapshot_download
     from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError
@@ -54,7 +54,6 @@ def hub_snapshot(repo_id: str, revision: str | None = None) -> dict[str, Any]:
     try:
         path = snapshot_download(
             repo_id,
-            revision=revision,
             allow_patterns=HUB_PATTERNS,
             local_files_only=constants.HF_HUB_OFFLINE,
         )

@@ -112,14 +112,14 @@ class _SchemaMask:
         return scores.masked_fill(~allowed.to(scores.device), float("-inf"))
 
 
-def placement(cpu_dtype: str = "float32") -> tuple[str, str, str]:
+def placement(cpu_dtype: str = "float32", cpu_why: str = "no GPU") -> tuple[str, str, str]:
     """(device, dtype, why) for generating in this process: the GPU in bfloat16 where torch sees
-    one (a 4B clause model on a GPU node), else the CPU in `cpu_dtype`."""
+    one (a 4B clause model on a GPU node), else the CPU in `cpu_dtype`, for `cpu_why`."""
     import torch
 
     if torch.cuda.is_available():
         return "cuda", "bfloat16", f"GPU {torch.cuda.get_device_name(0)}"
-    return "cpu", cpu_dtype, "no GPU"
+    return "cpu", cpu_dtype, cpu_why
 
 
 class EmbeddedBackend:
@@ -143,10 +143,7 @@ class EmbeddedBackend:
 
         if threads:
             torch.set_num_threads(threads)
-        # `auto`: the GPU where torch sees one (a GPU node's in-process scoring), else the CPU.
-        if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
-        self.device = device
+        self.device = placement()[0] if device == "auto" else device  # auto: as `placement` says
         self.model_dir = str(model_dir)
         self.vision = is_vision_model(model_dir)
         model_cls, processor_cls = auto_classes(self.vision)

@@ -129,8 +129,7 @@ def _score(cfg: PipelineConfig, model: str, data: str) -> dict[str, Any]:
     from serving.embedded import EmbeddedBackend, placement
 
     _p, cpu_dtype, cpu_why = resolve("auto")
-    device, dtype, why = placement(cpu_dtype)
-    why = cpu_why if device == "cpu" else why
+    device, dtype, why = placement(cpu_dtype, cpu_why)
     backend = EmbeddedBackend(model, dtype=dtype, device=device)
     fb = Cached(ClauseModel(backend, layout=cfg.layout))
     res = score_heldout(
