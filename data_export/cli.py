@@ -110,7 +110,9 @@ def sft(
 def clauses(
     out: Path = typer.Option(..., help="New output folder (DatasetDict + manifest.json)."),
     n: int = typer.Option(5000, help="Training records (the generator's training families)."),
-    eval_n: int = typer.Option(400, help="Eval records (its held-out families)."),
+    eval_n: int = typer.Option(
+        400, help="Eval records (its held-out families; see --eval-families)."
+    ),
     leaf_share: float = typer.Option(
         0.0,
         min=0.0,
@@ -131,6 +133,11 @@ def clauses(
         "fully; never St. Olaf's, which are the transfer test.",
     ),
     exclude: Path = typer.Option(None, help="Held-out strings (JSONL {text}) never trained on."),
+    eval_families: str = typer.Option(
+        "held-out",
+        help="Eval split from the held-out families (held-out), or fresh draws from the training "
+        "families (training: how well a model learned what it was shown).",
+    ),
 ) -> None:
     """Synthetic catalog prerequisite spans -> clause-AST records (KnowPlan deterministic-first)."""
     from common.outputs import OutputExistsError
@@ -140,6 +147,8 @@ def clauses(
         # Held-out strings only matter against real spans; recording them otherwise would claim
         # a hold-out that never happened.
         fail("--exclude applies to --real-spans; give the real spans it holds out from")
+    if eval_families not in ("held-out", "training"):
+        fail(f"--eval-families: {eval_families!r} is not held-out or training")
     cfg = ClauseExportConfig(
         out=out,
         n=n,
@@ -150,6 +159,7 @@ def clauses(
         overwrite=overwrite,
         real_spans=list(real_spans) if real_spans else None,
         exclude=exclude,
+        eval_families="held_out" if eval_families == "held-out" else "training",
     )
     progress, close = _bars(total=n + eval_n)
     try:
@@ -166,7 +176,7 @@ def clauses(
     rows += [
         ("span violations", c["span_violations"]),
         ("train", s["sizes"]["train"]),
-        ("eval (held-out families)", s["sizes"]["eval"]),
+        (f"eval ({eval_families} families)", s["sizes"]["eval"]),
         ("seconds", m["seconds"]),
     ]
     _table(rows, f"export clauses -> {out}")

@@ -2,7 +2,9 @@
 
 Two splits: `train` from the generator's training families and `eval` from its held-out families,
 whose phrasings and subjects training never sees (generator.py); an eval span that happens to
-equal a training span is dropped. Output is a DatasetDict plus manifest, written atomically.
+equal a training span is dropped. `eval_families="training"` draws the eval split from the
+training families instead (fresh draws, same phrasings): how well a model learned what it was
+shown, to set beside the held-out score. Output is a DatasetDict plus manifest, written atomically.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from common.outputs import atomic_dir, refuse_existing, write_json
 from data_export import EXPORTER_VERSION
@@ -32,6 +34,8 @@ from planner.clause_layout import DEFAULT_LAYOUT, decoding_schema, system_prompt
 
 log = logging.getLogger(__name__)
 
+EvalFamilies = Literal["held_out", "training"]
+
 
 @dataclass
 class ClauseExportConfig:
@@ -44,6 +48,7 @@ class ClauseExportConfig:
     overwrite: bool = False
     real_spans: list[Path] | None = None  # real strings the grammar types fully (never St. Olaf's)
     exclude: Path | None = None  # held-out strings (JSONL {"text"}) that must not be trained on
+    eval_families: EvalFamilies = "held_out"  # "training": the eval split from the seen families
 
 
 def features():
@@ -72,11 +77,14 @@ def export_clauses(
     out = Path(cfg.out)
     refuse_existing(out, cfg.overwrite, "--force")
     system_prompt(cfg.layout)  # an unknown layout fails before any work
+    if cfg.eval_families not in ("held_out", "training"):
+        raise ValueError(f"eval_families: {cfg.eval_families!r} is not held_out or training")
+    eval_fams = HELD_OUT_FAMILIES if cfg.eval_families == "held_out" else TRAIN_FAMILIES
     subjects = {name: code for code, name in subject_names().items()}
     records: dict[str, list[dict[str, Any]]] = {TRAIN: [], EVAL: []}
     for split, n, fams, seed in (
         (TRAIN, cfg.n, TRAIN_FAMILIES, cfg.seed),
-        (EVAL, cfg.eval_n, HELD_OUT_FAMILIES, cfg.seed + 1),
+        (EVAL, cfg.eval_n, eval_fams, cfg.seed + 1),
     ):
         # The held-out families keep the whole-span mix, so their scores compare across models.
         leaves = cfg.leaf_share if split == TRAIN else 0.0
@@ -115,6 +123,7 @@ def export_clauses(
             "leaf_share": cfg.leaf_share,
             "train_families": list(TRAIN_FAMILIES),
             "held_out_families": list(HELD_OUT_FAMILIES),
+            "eval_families": cfg.eval_families,
         },
         "columns": list(COLUMNS),
         "system_prompt_sha256": hashlib.sha256(system_prompt(cfg.layout).encode()).hexdigest(),
@@ -132,8 +141,13 @@ def export_clauses(
         },
         "split": {
             "method": "train: generator families "
-            f"{TRAIN_FAMILIES[0]}-{TRAIN_FAMILIES[-1]}; eval: held-out families "
-            f"{', '.join(map(str, HELD_OUT_FAMILIES))} (phrasings and subjects never in train)",
+            f"{TRAIN_FAMILIES[0]}-{TRAIN_FAMILIES[-1]}; eval: "
+            + (
+                f"held-out families {', '.join(map(str, HELD_OUT_FAMILIES))} "
+                "(phrasings and subjects never in train)"
+                if cfg.eval_families == "held_out"
+                else "the same training families at the next seed (spans in train dropped)"
+            ),
             "sizes": {s: len(v) for s, v in records.items()},
             "eval_dropped_as_in_train": before - len(records[EVAL]),
         },

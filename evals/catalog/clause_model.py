@@ -118,9 +118,16 @@ def score_heldout(
     # ARTH 105), so the model is asked under the same table; the caller's is put back after.
     own, fb.model.subjects = fb.model.subjects, subjects
     try:
-        return _score_rows(fb, ev, rows, subjects, progress)
+        return _score_rows(fb, ev, rows, subjects, progress) | {"families": _eval_families(data)}
     finally:
         fb.model.subjects = own
+
+
+def _eval_families(data: Path) -> str:
+    """Which families the export drew its eval split from (`export clauses --eval-families`)."""
+    manifest = Path(data) / "manifest.json"
+    gen = json.loads(manifest.read_text()).get("generator", {}) if manifest.is_file() else {}
+    return gen.get("eval_families", "held_out")
 
 
 def _score_rows(
@@ -238,7 +245,9 @@ def markdown(doc: dict[str, Any]) -> str:
         f"{card.get('training', {}).get('global_step', '?')} optimizer steps); backend "
         f"{doc['backend']}. Equivalence is logical equivalence over atoms.",
         "",
-        f"## Held-out generator families ({h['n']} records, never trained on)",
+        f"## Held-out generator families ({h['n']} records, never trained on)"
+        if h.get("families", "held_out") == "held_out"
+        else f"## Training generator families ({h['n']} fresh records of phrasings trained on)",
         "",
         "| records | n | model alone | grammar + model | grammar only |",
         "| --- | ---: | ---: | ---: | ---: |",

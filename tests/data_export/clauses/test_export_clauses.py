@@ -120,6 +120,24 @@ def test_export_records_and_split(tmp_path):
         export_clauses(ClauseExportConfig(out=tmp_path / "cl", n=10))
 
 
+def test_eval_split_from_the_training_families(tmp_path):
+    held = export_clauses(ClauseExportConfig(out=tmp_path / "h", n=60, eval_n=20, seed=3))
+    seen = export_clauses(
+        ClauseExportConfig(out=tmp_path / "t", n=60, eval_n=20, seed=3, eval_families="training")
+    )
+    h, t = load_from_disk(str(tmp_path / "h")), load_from_disk(str(tmp_path / "t"))
+    # The same training split, so one trained model is scored on both eval splits.
+    assert h["train"]["span"] == t["train"]["span"]
+    assert set(t["eval"]["family"]) <= set(range(12)) and len(t["eval"]) > 0
+    assert not set(t["train"]["span"]) & set(t["eval"]["span"])
+    assert seen["generator"]["eval_families"] == "training"
+    assert held["generator"]["eval_families"] == "held_out"
+    assert "training families at the next seed" in seen["split"]["method"]
+    with pytest.raises(ValueError, match="eval_families"):
+        export_clauses(ClauseExportConfig(out=tmp_path / "x", n=5, eval_families="all"))
+    assert not (tmp_path / "x").exists()
+
+
 def test_cli_export_commands(tmp_path):
     from tests.helpers.synthetic_traces import step_row, write_trace
 
@@ -131,6 +149,11 @@ def test_cli_export_commands(tmp_path):
     assert "span violations" in r.output and "eval (held-out families)" in r.output
     r = runner.invoke(app, ["export", "clauses", "--out", str(tmp_path / "d"), "--layout", "x"])
     assert r.exit_code == 2 and "unknown clause layout" in r.output
+    base = ["export", "clauses", "--n", "20", "--eval-n", "5", "--eval-families"]
+    r = runner.invoke(app, [*base, "training", "--out", str(tmp_path / "e")])
+    assert r.exit_code == 0 and "eval (training families)" in r.output, r.output
+    r = runner.invoke(app, [*base, "seen", "--out", str(tmp_path / "f")])
+    assert r.exit_code == 2 and "--eval-families" in r.output and not (tmp_path / "f").exists()
     write_trace(tmp_path / "tr", [step_row("a"), step_row("b", confidence=0.1)])
     args = [
         "export",

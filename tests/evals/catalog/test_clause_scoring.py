@@ -6,7 +6,15 @@ import json
 from pathlib import Path
 
 from catalogbrowse.fallback import ClauseModel
-from evals.catalog.clause_model import Cached, Labelled, load_labelled, score_stolaf
+from data_export.clauses.export import ClauseExportConfig, export_clauses
+from evals.catalog.clause_model import (
+    Cached,
+    Labelled,
+    load_labelled,
+    markdown,
+    score_heldout,
+    score_stolaf,
+)
 from planner.clause_ast import Clause, clause_course_ids
 from planner.clause_ids import identifier_enum
 from serving.protocol import ChatResult, Usage
@@ -61,3 +69,19 @@ def test_stolaf_scores_grammar_model_and_pool() -> None:
     assert res["grammar_plus_model"]["correct"] == 3
     # Alone on the whole strings: the table knows "FYW." only as "FYW", so both miss.
     assert res["hard_model_alone"]["correct"] == 0
+
+
+def test_heldout_scoring_names_the_families_its_export_drew(tmp_path) -> None:
+    reports = {}
+    for fams in ("held_out", "training"):
+        data = tmp_path / fams
+        export_clauses(ClauseExportConfig(out=data, n=8, eval_n=6, seed=1, eval_families=fams))
+        fb = Cached(ClauseModel(Table({})))  # every answer refused: the grammar alone scores
+        held = score_heldout(fb, data, k=4)
+        assert held["families"] == fams and held["n"] == 4
+        assert held["model_alone"]["correct"] == 0
+        calls = fb.stats()
+        reports[fams] = markdown({"model": "m", "layout": "keyed", "backend": "table",
+                                  "heldout": held, "stolaf": {}, "calls": calls})  # fmt: skip
+    assert "## Held-out generator families (4 records" in reports["held_out"]
+    assert "## Training generator families (4 fresh records" in reports["training"]
