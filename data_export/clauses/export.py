@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from common.outputs import atomic_dir, refuse_existing, write_json
 from data_export import EXPORTER_VERSION
@@ -77,9 +77,17 @@ def export_clauses(
     out = Path(cfg.out)
     refuse_existing(out, cfg.overwrite, "--force")
     system_prompt(cfg.layout)  # an unknown layout fails before any work
-    if cfg.eval_families not in ("held_out", "training"):
+    if cfg.eval_families not in get_args(EvalFamilies):
         raise ValueError(f"eval_families: {cfg.eval_families!r} is not held_out or training")
-    eval_fams = HELD_OUT_FAMILIES if cfg.eval_families == "held_out" else TRAIN_FAMILIES
+    if cfg.eval_families == "held_out":
+        eval_fams = HELD_OUT_FAMILIES
+        eval_from = (
+            f"held-out families {', '.join(map(str, HELD_OUT_FAMILIES))} "
+            "(phrasings and subjects never in train)"
+        )
+    else:
+        eval_fams = TRAIN_FAMILIES
+        eval_from = "the same training families at the next seed (spans in train dropped)"
     subjects = {name: code for code, name in subject_names().items()}
     records: dict[str, list[dict[str, Any]]] = {TRAIN: [], EVAL: []}
     for split, n, fams, seed in (
@@ -141,13 +149,7 @@ def export_clauses(
         },
         "split": {
             "method": "train: generator families "
-            f"{TRAIN_FAMILIES[0]}-{TRAIN_FAMILIES[-1]}; eval: "
-            + (
-                f"held-out families {', '.join(map(str, HELD_OUT_FAMILIES))} "
-                "(phrasings and subjects never in train)"
-                if cfg.eval_families == "held_out"
-                else "the same training families at the next seed (spans in train dropped)"
-            ),
+            f"{TRAIN_FAMILIES[0]}-{TRAIN_FAMILIES[-1]}; eval: {eval_from}",
             "sizes": {s: len(v) for s, v in records.items()},
             "eval_dropped_as_in_train": before - len(records[EVAL]),
         },

@@ -30,6 +30,7 @@ from catalogbrowse.emit import type_prose
 from catalogbrowse.fallback import ClauseModel
 from catalogbrowse.prereq import parse_prereq
 from catalogbrowse.prereq.normalize import equivalent
+from evals.offline.data import load_manifest
 
 DEVSET = Path("data/catalogs/stolaf-prereqs/devset.jsonl")
 SUBJECTS = Path("data/catalogs/stolaf-prereqs/subjects.json")
@@ -125,9 +126,7 @@ def score_heldout(
 
 def _eval_families(data: Path) -> str:
     """Which families the export drew its eval split from (`export clauses --eval-families`)."""
-    manifest = Path(data) / "manifest.json"
-    gen = json.loads(manifest.read_text()).get("generator", {}) if manifest.is_file() else {}
-    return gen.get("eval_families", "held_out")
+    return (load_manifest(data) or {}).get("generator", {}).get("eval_families", "held_out")
 
 
 def _score_rows(
