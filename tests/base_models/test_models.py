@@ -44,6 +44,26 @@ def test_bad_registry_entry_names_file_and_field(tmp_path: Path) -> None:
         load_registry(bad)
 
 
+def test_the_registry_checks_a_split_entry(tmp_path: Path) -> None:
+    for name, parts, upstream in (
+        ("qwen2.5-coder-1.5b-instruct", 22, "Qwen/Qwen2.5-Coder-1.5B-Instruct"),
+        ("qwen2.5-coder-0.5b-instruct", 6, "Qwen/Qwen2.5-Coder-0.5B-Instruct"),
+    ):
+        entry = load_registry().get(name)
+        assert entry.source == "wheel-parts" and len(entry.parts or []) == parts
+        assert entry.upstream == upstream and entry.license == "Apache-2.0"
+    bad = tmp_path / "r.yaml"
+    bad.write_text(
+        "models:\n  x:\n    source: wheel-parts\n    description: d\n    license: l\n"
+        "    kind: text\n    format: gguf\n    size: 10\n    sha256: " + "a" * 64 + "\n"
+        "    parts:\n      - {package: p1, version: '1', file: f1, size: 4, sha256: "
+        + "b" * 64
+        + "}\n"
+    )
+    with pytest.raises(ValueError, match=r"r.yaml: models.x.*add up to 4, not size 10"):
+        load_registry(bad)
+
+
 def test_hub_and_missing_package_entries_are_refused_with_the_fix(tmp_path: Path) -> None:
     with pytest.raises(ImportError_, match=r"hub model .*Qwen/Qwen3-VL-8B-Instruct"):
         import_model(load_registry().get("qwen3-vl-8b-instruct"), tmp_path / "q")
