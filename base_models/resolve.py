@@ -35,7 +35,7 @@ def resolve_base(name: str, import_dir: Path | None = None) -> dict[str, Any]:
             raise ImportError_(f"{name} is imported from its {entry.source}: set base_dir")
         provenance = read_provenance(import_dir) or import_model(entry, import_dir)
         return {"model": str(import_dir), "provenance": provenance}
-    local = Path(name).expanduser()
+    local = Path(name).expanduser().absolute()  # the caller's: training runs from elsewhere
     if (local / "config.json").is_file():
         return {"model": str(local), "provenance": read_provenance(local) or {"path": str(local)}}
     if local.exists() or not is_hub_id(name):

@@ -12,7 +12,10 @@ odobot_app = typer.Typer(
     help="OdoBot: build an application model from LMS demonstrations, run tasks with it.",
     no_args_is_help=True,
 )
-OutOpt = Annotated[Path, typer.Option(help="Run folder (resumable: finished work is kept).")]
+# resolve_path: the caller's folder, whatever directory a stage's subprocess runs from.
+OutOpt = Annotated[
+    Path, typer.Option(help="Run folder (resumable: finished work is kept).", resolve_path=True)
+]
 LimitOpt = Annotated[
     int | None, typer.Option(help="Only the first N of the 60 task templates (quick runs).")
 ]

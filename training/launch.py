@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from training.sft import SUMMARY_FILE
 from training.sft_config import REPO_ROOT, RecipeError, load_recipe, resolve_path
@@ -30,7 +30,13 @@ DEFAULT_ACCELERATE_CONFIG = "training/accelerate/cpu.yaml"
 
 
 class TrainLaunch(BaseModel):
-    """Everything `pathwise train` passes on; None leaves the recipe's (or config's) value."""
+    """Everything `pathwise train` passes on; None leaves the recipe's (or config's) value.
+
+    Its paths are the caller's: made absolute against the directory it is built in, since the
+    training processes run from the repository root, where a relative path names another file.
+    A model that is no folder here is a hub id and stays as it is; a recipe's own paths
+    (data.dataset, output_dir) are the repository's (sft_config.resolve_path).
+    """
 
     model_config = ConfigDict(extra="forbid")
     recipe: Path
@@ -51,6 +57,19 @@ class TrainLaunch(BaseModel):
     # Every process validates the recipe, its batch against the launch and TRL's config, and
     # exits: no model, no dataset (a GPU launch checked on any machine).
     check: bool = False
+
+    @field_validator("recipe", "dataset", "out", "accelerate_config")
+    @classmethod
+    def _from_caller(cls, path: Path | None) -> Path | None:
+        return None if path is None else Path(os.path.abspath(path))
+
+    @field_validator("model", "resume")
+    @classmethod
+    def _from_caller_if_local(cls, value: str | None) -> str | None:
+        # "auto", "never" and a hub id name no folder here; a checkpoint or base folder does.
+        if value is None or not Path(value).exists():
+            return value
+        return os.path.abspath(value)
 
 
 def accelerate_config(spec: TrainLaunch) -> Path:

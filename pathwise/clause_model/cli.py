@@ -21,14 +21,17 @@ def train(
         Path,
         typer.Option(
             help="Work folder: data/, adapter/, model/ (the model the fallback uses by default "
-            "is runs/clause-model/model, or $PATHWISE_CLAUSE_MODEL). A rerun resumes it."
+            "is runs/clause-model/model, or $PATHWISE_CLAUSE_MODEL). A rerun resumes it.",
+            resolve_path=True,
         ),
     ] = Path("runs/clause-model"),
     config: Annotated[
         Path | None,
         typer.Option(
             help="Pipeline YAML (default: pathwise/clause_model/config.yaml, SmolLM2 on a CPU; "
-            "pathwise/clause_model/gpu.yaml: Qwen3-4B from the Hugging Face cache on a GPU)."
+            "pathwise/clause_model/gpu.yaml: Qwen3-4B from the Hugging Face cache on a GPU). "
+            "Its recipe and base_dir are paths in the repository, as in the shipped ones.",
+            resolve_path=True,
         ),
     ] = None,
     max_steps: Annotated[
@@ -38,7 +41,9 @@ def train(
     layout: Annotated[
         str | None, typer.Option(help="Answer layout: keyed, prefix or tree.")
     ] = None,
-    recipe: Annotated[str | None, typer.Option(help="Another clause recipe (YAML path).")] = None,
+    recipe: Annotated[
+        Path | None, typer.Option(help="Another clause recipe (YAML path).", resolve_path=True)
+    ] = None,
 ) -> None:
     """Export the generator's clause records, train the recipe's LoRA on the pretrained base
     (`pathwise train`), merge it, score it on the generator's held-out families and write the
@@ -47,7 +52,9 @@ def train(
     from pathwise.clause_model.pipeline import load_config, run
 
     try:
-        cfg = load_config(config, records=records, layout=layout, recipe=recipe)
+        cfg = load_config(
+            config, records=records, layout=layout, recipe=str(recipe) if recipe else None
+        )
     except ValueError as exc:
         fail(exc)
     try:

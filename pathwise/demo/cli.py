@@ -17,7 +17,8 @@ def demo(
         str, typer.Option(help="Demo recipe name (pathwise/demo/recipes) or a YAML path.")
     ] = "smollm2-cpu",
     out: Annotated[
-        Path, typer.Option(help="Output folder; rerunning resumes finished stages.")
+        Path,
+        typer.Option(help="Output folder; rerunning resumes finished stages.", resolve_path=True),
     ] = Path("runs/demo"),
 ) -> None:
     """Teacher rollouts on MiniWoB++ -> SFT export -> student training -> vLLM -> offline and

@@ -294,6 +294,31 @@ def test_train_launch_passes_process_and_machine_options_through(tmp_path):
         launch_command(TrainLaunch(recipe=recipe, accelerate_config=tmp_path / "no-such.yaml"))
 
 
+def test_train_launch_paths_are_the_callers(tmp_path, monkeypatch):
+    """The launched processes run from the repository root: every path the caller gave is
+    made absolute against the caller's directory first; a hub id and "auto" are no paths."""
+    from training.launch import TrainLaunch, launch_command
+
+    (tmp_path / "base").mkdir()
+    (tmp_path / "ckpt").mkdir()
+    monkeypatch.chdir(tmp_path)
+    spec = TrainLaunch(recipe=Path("my.yaml"), dataset=Path("data"), out=Path("runs/../a"),
+                       accelerate_config=Path("acc.yaml"), model="base")  # fmt: skip
+    assert (spec.recipe, spec.dataset, spec.out, spec.accelerate_config) == (
+        tmp_path / "my.yaml",
+        tmp_path / "data",
+        tmp_path / "a",
+        tmp_path / "acc.yaml",
+    )
+    assert spec.model == str(tmp_path / "base") and spec.resume == "auto"
+    assert TrainLaunch(recipe=REPO / "r.yaml", resume="ckpt").resume == str(tmp_path / "ckpt")
+    hub = TrainLaunch(recipe=REPO / "training/recipes/middle-qwen3vl-8b.yaml",
+                      model="Qwen/Qwen3-VL-8B-Instruct", dataset=Path("d"))  # fmt: skip
+    cmd = launch_command(hub)
+    assert cmd[cmd.index("--model") + 1] == "Qwen/Qwen3-VL-8B-Instruct"
+    assert cmd[cmd.index("--dataset") + 1] == str(tmp_path / "d")
+
+
 @pytest.mark.slow
 def test_8b_recipe_launch_checks_out_under_its_own_four_process_config():
     """What `pathwise demo --recipe middle-qwen3vl-8b` and the README's 4-GPU command launch:

@@ -1,7 +1,8 @@
 """`pathwise catalog clause-model train` with a hub-id base, as on a GPU node with
 `--config pathwise/clause_model/gpu.yaml`: the base is the snapshot in the Hugging Face cache (a
 tiny random Qwen3 cached here under a hub id), trained with the tiny stand-in of the GPU recipe,
-merged and carded with the id and revision it came from."""
+merged and carded with the id and revision it came from. It runs from a directory other than the
+checkout, with relative paths, as a job script would: they are the caller's, in every stage."""
 
 from __future__ import annotations
 
@@ -42,11 +43,18 @@ def _config(tmp_path: Path, base: str) -> Path:
 def test_a_hub_base_is_trained_merged_and_carded_from_the_cache(tmp_path, monkeypatch) -> None:
     snap = hf_cache(tmp_path, HUB_ID, source=build_text(tmp_path / "built"))
     offline(monkeypatch, tmp_path)
-    out = tmp_path / "cm"
-    args = ["catalog", "clause-model", "train", "--out", str(out),
-            "--config", str(_config(tmp_path, HUB_ID)), "--max-steps", "4"]  # fmt: skip
+    caller = tmp_path / "caller"
+    caller.mkdir()
+    _config(caller, HUB_ID)
+    monkeypatch.chdir(caller)
+    args = ["catalog", "clause-model", "train", "--out", "cm", "--config", "clause-hub.yaml",
+            "--max-steps", "4"]  # fmt: skip
     res = RUN.invoke(app, args)
     assert res.exit_code == 0, res.output
+    out = caller / "cm"
+    assert json.loads((out / "export" / "stage.json").read_text())["dataset"] == str(out / "data")
+    assert (out / "adapter" / "run_summary.json").is_file()
+    assert not (REPO / "cm").exists()
     base = json.loads((out / "base" / "stage.json").read_text())
     assert base["model"] == str(snap)
     assert base["provenance"] == {"source": "hub", "hub_id": HUB_ID, "revision": REVISION}
