@@ -36,17 +36,24 @@ def probe_messages(kind: str) -> list[dict[str, Any]]:
     ]
 
 
+def probe_conversations(kind: str) -> list[tuple[list[dict[str, Any]], bool]]:
+    """(messages, add_generation_prompt): the probe whole and up to the generation prompt, with
+    its system message and without one (where a template puts its own default, e.g. Qwen2.5's
+    "You are Qwen, created by Alibaba Cloud...", or SmolLM2's)."""
+    msgs = probe_messages(kind)
+    return [(msgs, False), (msgs[:2], True), (msgs[1:], False), (msgs[1:2], True)]
+
+
 def check_training_template(processing_class: Any, path: Path, kind: str) -> None:
-    """Raise RecipeError unless `path` renders the probe conversation (whole, and up to the
-    generation prompt) exactly as the processor's own chat template does."""
+    """Raise RecipeError unless `path` renders each probe conversation exactly as the
+    processor's own chat template does."""
     if not path.is_file():
         raise RecipeError(f"trainer.chat_template_path: {path} does not exist")
     own = getattr(processing_class, "chat_template", None)
     if not own:  # nothing to match: the training template becomes the model's template
         return
     training = path.read_text()
-    msgs = probe_messages(kind)
-    for convo, prompt in ((msgs, False), (msgs[:2], True)):
+    for convo, prompt in probe_conversations(kind):
         want = processing_class.apply_chat_template(
             convo, tokenize=False, add_generation_prompt=prompt
         )
