@@ -17,7 +17,8 @@ from base_models import registry
 from base_models.registry import ModelEntry, Registry
 from pathwise.cli import app
 from tests.helpers.part_wheels import local_index, parts_entry, split_into_wheels
-from tests.helpers.tiny_gguf import QWEN2_5_TEMPLATE, tiny_qwen2_gguf
+from tests.helpers.qwen_chat_templates import QWEN2_5
+from tests.helpers.tiny_gguf import tiny_qwen2_gguf
 
 pytestmark = pytest.mark.train
 NAME = "tiny-split"
@@ -90,7 +91,7 @@ def test_the_parts_are_joined_checked_and_dequantized_with_provenance(split, imp
     assert model.config.model_type == "qwen2" and model.config.num_hidden_layers == 2
     assert model.model.layers[0].self_attn.q_proj.weight.dtype == torch.float32
     tok = AutoTokenizer.from_pretrained(model_dir)
-    assert tok.chat_template == QWEN2_5_TEMPLATE
+    assert tok.chat_template == QWEN2_5
     text = tok.apply_chat_template([{"role": "user", "content": "hi"}], tokenize=False)
     assert text.startswith("<|im_start|>system\nYou are Qwen, created by Alibaba Cloud.")
 

@@ -9,12 +9,10 @@ dequantizes it as it does the real 1.5B, in a fraction of a second.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 
-# Qwen2.5's chat template as the Qwen2.5 instruct and coder-instruct checkpoints ship it (TRL
-# keeps a byte-identical copy); it carries the default system line.
-QWEN2_5_TEMPLATE = (resources.files("trl") / "chat_templates" / "qwen2_5.jinja").read_text()
+from tests.helpers.qwen_chat_templates import QWEN2_5
+
 HIDDEN, LAYERS, HEADS, KV_HEADS, FFN = 64, 2, 4, 2, 128
 
 
@@ -58,10 +56,10 @@ def tiny_qwen2_gguf(path: Path, seed: int = 0) -> Path:
     w.add_eos_token_id(eos)
     w.add_pad_token_id(pad)
     w.add_add_bos_token(False)
-    w.add_chat_template(QWEN2_5_TEMPLATE)
+    w.add_chat_template(QWEN2_5)
     names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.QWEN2, LAYERS)
     for name, tensor in model.state_dict().items():
-        if name == "lm_head.weight":  # tied to the embedding, as in Qwen2.5's small models
+        if name == "lm_head.weight":  # none in the file: transformers ties it to the embedding
             continue
         module, suffix = name.rsplit(".", 1)
         gname = f"{names.get_name(module)}.{suffix}"
