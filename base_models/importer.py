@@ -164,14 +164,20 @@ def import_model(entry: ModelEntry, out: Path, cache: Path | None = None) -> dic
     try:
         _build(entry, source_file, fetched, partial)
         record = _provenance(entry, source_file, fetched)
-        (partial / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
-        if out.exists():
-            out.rmdir()
-        partial.rename(out)
+        publish(partial, out, record)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
     return record
+
+
+def publish(partial: Path, out: Path, record: dict[str, Any]) -> None:
+    """Write `record` as the provenance of the finished `partial` folder and move it to `out`
+    (absent or empty): a folder at `out` is always a whole model."""
+    (partial / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
+    if out.exists():
+        out.rmdir()
+    partial.rename(out)
 
 
 def _build(

@@ -9,13 +9,12 @@ base's record and adds which adapter (by sha256) was folded in.
 
 from __future__ import annotations
 
-import json
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from base_models.importer import PROVENANCE_FILE, ImportError_, read_provenance, sha256_of
+from base_models.importer import ImportError_, publish, read_provenance, sha256_of
 
 ADAPTER_WEIGHTS = "adapter_model.safetensors"
 
@@ -104,8 +103,5 @@ def merge_adapter(
             "saved_dtype": "float32",
         },
     }
-    (partial / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
-    if out.exists():
-        out.rmdir()
-    partial.rename(out)
+    publish(partial, out, record)
     return record
