@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
+from planner.confirm import confirm_infeasible
 from planner.greedy import greedy_plan
 from planner.hypergraph import Hypergraph, compile_graph
 from planner.profile import Request
@@ -41,11 +42,16 @@ def run_bench(
     progress: bool = False,
     rows_path: Path | None = None,
     methods: tuple[str, ...] = METHODS,
+    explain: bool = False,
+    label: str | None = None,
 ) -> dict[str, Any]:
     """Every method sees the same catalog, pairs, budget and verifier, in one run.
 
     With ``rows_path`` each finished pair is appended to a JSONL file, and a rerun with
     the same settings skips the pairs already there, so a long run survives interruption.
+    Every infeasible verdict is checked by the unpruned model (planner/confirm.py); with
+    ``explain`` the ladder's infeasible requests also get `pathwise plan`'s explanation.
+    ``label`` names the progress bar.
     """
     docs = make_catalog(seed, n_courses)
     graph = compile_graph(docs)
@@ -55,16 +61,18 @@ def run_bench(
     key: dict[str, Any] = {"seed": seed, "courses": n_courses, "budget_s": cfg.time_budget_s}
     if methods != METHODS:
         key["methods"] = list(methods)
+    if explain:
+        key["explain"] = True
     rows, sink = _resume_rows(rows_path, key) if rows_path else ([], None)
     done = {r["pair"] for r in rows}
     it = [(i, req) for i, req in enumerate(profiles) if i not in done]
     if progress:
         from tqdm import tqdm
 
-        it = tqdm(it, total=pairs, initial=len(done))
+        it = tqdm(it, total=pairs, initial=len(done), desc=label)
     with sink if sink is not None else contextlib.nullcontext():
         for i, req in it:
-            row = _bench_pair(graph, verifier, cfg, i, req, methods)
+            row = _bench_pair(graph, verifier, cfg, i, req, methods, explain)
             rows.append(row)
             if sink is not None:
                 sink.write(json.dumps(row) + "\n")
@@ -77,7 +85,7 @@ def run_bench(
         summary[m] = {
             "pairs": len(rs),
             "certified": len(ok),
-            "infeasible": sum(r["status"] == "infeasible" for r in rs),
+            **verdicts(rs),
             "median_s": round(statistics.median([r["seconds"] for r in rs]), 3) if rs else 0.0,
             "p95_s": round(_pct([r["seconds"] for r in rs], 0.95), 3),
             "median_deterministic_s": _median_or_none(
@@ -118,6 +126,21 @@ def run_bench(
     }
 
 
+def verdicts(rs: list[dict[str, Any]]) -> dict[str, int]:
+    """Counts of one method's rows by verdict: an infeasible verdict counts as infeasible only
+    when the unpruned model confirmed it; unconfirmed (or refuted) it is undecided."""
+    claimed = [r for r in rs if r["status"] == "infeasible"]
+    confirmed = sum(r.get("confirmation", {}).get("status") == "confirmed" for r in claimed)
+    certified = sum(r["certified"] for r in rs)
+    return {
+        "infeasible": confirmed,
+        "infeasible_claimed": len(claimed),
+        "refuted": sum(r.get("confirmation", {}).get("status") == "refuted" for r in claimed),
+        "decided": certified + confirmed,
+        "undecided": len(rs) - certified - confirmed,
+    }
+
+
 def _bench_pair(
     graph: Hypergraph,
     verifier: Verifier,
@@ -125,8 +148,10 @@ def _bench_pair(
     i: int,
     req: Request,
     methods: tuple[str, ...] = METHODS,
+    explain: bool = False,
 ) -> dict[str, Any]:
-    """One (program, profile) pair through every method, timed and verified alike."""
+    """One (program, profile) pair through every method, timed and verified alike; an
+    infeasible verdict checked by the unpruned model (and, with `explain`, explained)."""
     row: dict[str, Any] = {"pair": i, "program": req.program}
     util = course_utility(graph, req, interest_model=cfg.interest_model)
     for method in methods:
@@ -158,6 +183,14 @@ def _bench_pair(
             "utility": round(sum(util[c] for c, _ in plan), 4) if ok else None,
             "horizon": max((t for _, t in plan), default=0) if ok else None,
         }
+        if status == "infeasible":
+            row[method]["confirmation"] = confirm_infeasible(graph, req, cfg).model_dump()
+            if explain and method == "ladder":
+                from planner.explain import explain_request
+
+                lines, causes = explain_request(graph, req, cfg, secs)
+                row[method]["explanation"] = lines
+                row[method]["causes"] = causes
     return row
 
 
@@ -197,8 +230,10 @@ def size_check(result: dict[str, Any]) -> list[str]:
     for r in result["rows"]:
         z = r.get("model", {}).get("ladder", {})
         if z.get("x", 0) > limit["x"] or z.get("build_s", 0.0) > limit["build_s"]:
+            where = f"seed {r['seed']}, {r['courses']} courses, " if "seed" in r else ""
+            head = f"{where}pair {r['pair']} ({r['program']})"
             out.append(
-                f"pair {r['pair']} ({r['program']}): {z.get('x', 0)} course x term variables, "
+                f"{head}: {z.get('x', 0)} course x term variables, "
                 f"built in {z.get('build_s', 0.0)} s; the limit is {limit['x']} and "
                 f"{limit['build_s']} s"
             )
@@ -212,14 +247,15 @@ def render_markdown(result: dict[str, Any]) -> str:
         f"budget {c['budget_s']:g} s per solve, {c['workers']} CP-SAT worker(s), "
         f"CP-SAT params {c['cp_sat']}.",
         "",
-        "| planner | pairs | certified | infeasible | median s | p95 s | mean utility "
-        "| mean horizon |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| planner | pairs | certified | infeasible, confirmed / claimed | undecided | median s "
+        "| p95 s | mean utility | mean horizon |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for m, s in result["summary"].items():
         lines.append(
             f"| {m} | {s['pairs']} | {s['certified']} "
-            f"({100 * s['certified'] / max(s['pairs'], 1):.1f}%) | {s['infeasible']} | "
+            f"({100 * s['certified'] / max(s['pairs'], 1):.1f}%) | "
+            f"{s['infeasible']} / {s['infeasible_claimed']} | {s['undecided']} | "
             f"{s['median_s']} | {s['p95_s']} | {s['mean_utility']} | "
             f"{s['mean_horizon']} |"
         )
@@ -242,6 +278,10 @@ def render_markdown(result: dict[str, Any]) -> str:
     ]
     p = result["paired_utility"]
     lines += [
+        "",
+        "Infeasible: a verdict the unpruned term-indexed model (no relaxation, no pruning) "
+        "confirmed within its own budget; claimed: every infeasible verdict; one not confirmed "
+        "counts as undecided.",
         "",
         f"Mean utility on the {p['pairs']} pairs every planner certified: "
         + ", ".join(f"{m} {p[m]}" for m in p if m != "pairs")

@@ -157,6 +157,18 @@ def _probe_limits(
     return None
 
 
+def explain_request(
+    graph: Hypergraph, request: Request, cfg: SolverConfig, solve_s: float
+) -> tuple[list[str], list[dict]]:
+    """What `pathwise plan` says of a request the ladder proved infeasible in `solve_s`
+    seconds: the lines it prints and the causes its JSON holds."""
+    # A request the ladder needed long to prove infeasible gets as long again for its
+    # explanation.
+    budget = max(cfg.explain_time_s, 2 * solve_s)
+    out = explain_groups(graph, request, cfg, min(budget, cfg.time_budget_s))
+    return render_groups(out), groups_json(out)
+
+
 def explain_infeasible(
     graph: Hypergraph, request: Request, cfg: SolverConfig, time_s: float | None = None
 ) -> list[str]:

@@ -155,13 +155,9 @@ def plan_request(
                 expl: list[str] = []
                 causes: list[dict[str, Any]] = []
                 if status == "infeasible" and explain:
-                    from planner.explain import explain_groups, groups_json, render_groups
+                    from planner.explain import explain_request
 
-                    # A request the ladder needed long to prove infeasible gets as long again
-                    # for its explanation.
-                    budget = max(cfg.explain_time_s, 2 * solve_s)
-                    out = explain_groups(graph, request, cfg, min(budget, cfg.time_budget_s))
-                    expl, causes = render_groups(out), groups_json(out)
+                    expl, causes = explain_request(graph, request, cfg, solve_s)
                 explain_s = round(time.monotonic() - t0 - solve_s, 4)
                 return PlanResult(status, [], expl, issues, causes, solve_s, explain_s)
             break
