@@ -169,9 +169,10 @@ class Ladder(Models):
 
     def _class_stage(self, stage: str) -> int | None:
         """A stage whose objective is a sum over classes. First the relaxation bounds it, and
-        a plan over its best selection (with the incumbent's) that meets the bound is optimal.
-        Else the term-indexed model searches for a slice of the budget, told the bound. Else
-        a cutting-plane loop (a logic-based Benders decomposition) on the relaxation: the
+        a schedule of exactly its best selection, or a plan over that selection with the
+        incumbent's, that meets the bound is optimal. Else the term-indexed model searches
+        for a slice of the budget, told the bound, if it is small (`search_max_x`). Else a
+        cutting-plane loop (a logic-based Benders decomposition) on the relaxation: the
         model over each best selection yields the best plan within it, and a cut asks every
         better plan for a class outside it, until the bound meets the best plan. None when
         that runs out of rounds too (the model then searches with what is left, told the
@@ -195,20 +196,28 @@ class Ladder(Models):
             self.bounds[stage] = sign * bound
             if bound <= lb:
                 break
+            chosen = {k for k in rel.enc.classes if out.value(rel.taken[k])}
+            exact = self._exactly(chosen, stage, sign * bound)
+            if exact is not None:
+                self.best, lb = exact, bound
+                break
             # The selection with the incumbent's: a small model with more room than either.
-            sel = {k for k in rel.enc.classes if out.value(rel.taken[k])} | self.best.picked()
+            sel = chosen | self.best.picked()
             enc = self._restricted(sel)
             e, _ = self._objective(enc, stage)
             enc.model.Add(sign * e >= lb + 1)
+            # The relaxation's optimum bounds every plan: a plan that meets it is optimal, and
+            # CP-SAT stops there instead of proving it from the model's own, weaker, LP bound.
+            enc.model.Add(sign * e <= bound)
             (enc.model.Maximize if maximize else enc.model.Minimize)(e)
             got = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
-            if got.status == cp_model.OPTIMAL:
+            if got.ok:
                 self.best, lb = Solution(enc, got), sign * round(got.objective or 0)
                 if lb >= bound:
                     break
-            elif got.status != cp_model.INFEASIBLE:
+            if got.status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 return None
-            if round_ == 0:
+            if round_ == 0 and self._small_enough():
                 # The bound is not met at once: the model's own search, a slice of the budget.
                 status = self._search(stage, self.cfg.search_slice_s)
                 if status == cp_model.OPTIMAL:
@@ -230,6 +239,27 @@ class Ladder(Models):
         self.M, self.M_restricted = self._restricted(self.best.picked()), True
         self.M_key = (self.F, self.L)
         return cp_model.OPTIMAL
+
+    def _small_enough(self) -> bool:
+        """Whether the later stages' model is small enough to search inside a class-sum stage
+        (`search_max_x`); a larger one is left to the cutting planes, which build models of
+        one selection each."""
+        h = self.F or self.prep.hmax
+        return self._pruned_size(h, self.L, values=True) <= self.cfg.search_max_x
+
+    def _exactly(self, chosen: set[str], stage: str, bound: int) -> Solution | None:
+        """A schedule of exactly the relaxation's optimal selection, when one exists and its
+        value is the relaxation's optimum: then it is optimal. A feasibility question over
+        fixed classes, far cheaper than optimizing over a selection (CP-SAT need not prove
+        that no other subset of it does better)."""
+        enc = self._restricted(chosen)
+        for k in enc.classes:
+            enc.model.Add(enc.taken[k] == 1)
+        got = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
+        if not got.ok:
+            return None
+        sol = Solution(enc, got)
+        return sol if self._value(stage, sol) == bound else None
 
     def _value(self, stage: str, sol: Solution) -> int:
         """A class-sum stage's objective at a solution."""

@@ -131,6 +131,13 @@ class Models:
         cands, ups = self._cands[key]
         return prune(cands, roles, bound_capacity(room), unavailable, ups)
 
+    def _pruned_size(self, horizon: int, load_cap: int | None, values: bool) -> int:
+        """Course x term variables of the term-indexed model over what pruning keeps, counted
+        before building it."""
+        p = self.prep
+        keep = p.rel - p.done - self._pruned(horizon, load_cap, values)
+        return sum(len(p.offered_terms(c, horizon)) for k in keep for c in self.g.members[k])
+
     def _timed(
         self,
         horizon: int,
@@ -179,6 +186,7 @@ class Models:
             load_cap,
             exclude=self.exclude,
             min_hamming=self.cfg.min_hamming,
+            max_patterns=self.cfg.packing_patterns,
         )
         rel.build()
         self._built(time.monotonic() - t0)

@@ -10,14 +10,9 @@ fills, no at-most pool c is not in, and, for the stages that value courses, util
 value at least as high. Among optimal plans take one with (fewest courses, then) the smallest
 potential in a linear order of dominance: it contains every dominator of each pool candidate it
 contains, or a swap would lower the potential. So c can be dropped when c together with its
-dominators cannot all fit in one optimal plan:
-
-* feasibility stages (horizon, load): such a plan is inclusion-minimal, so each plain course in
-  it fills a requirement leaf of a minimal witness or is needed for class standing; at most
-  ``demand`` of them per leaf (``bound_minimal``);
-* stages that value courses (and top-k ranks, whose diversity cut forbids dropping courses):
-  c and its dominators share c's units and must fit in the units the plan can still hold
-  (``bound_capacity``).
+dominators cannot all fit in one optimal plan: they share c's units and must fit in the units
+the plan can still hold beyond its mandatory courses (``bound_capacity``, at every stage and
+top-k rank).
 """
 
 from __future__ import annotations

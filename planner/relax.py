@@ -1,13 +1,16 @@
-"""The ladder's time-free relaxation: KnowPlan, DegreeMap "Exact planning" (bounds that prove a
+"""The ladder's relaxation over classes: KnowPlan, DegreeMap "Exact planning" (bounds that prove a
 stage's optimum without searching the term-indexed model).
 
-One Boolean per class instead of one per course and term. Within a horizon of F terms and a
-load cap of L units, a class is available when some member can be scheduled by term F under
-the cap; a prerequisite only asks that what it names be taken at all (class standing: that
-enough units be taken besides the course itself); the plan's units must fit in the F terms,
-counted in whole courses of each size, and so must those of the courses that can only go in a
-tail of the horizon or in one season of it. No term order and no single term's load is
-checked. Every plan of the term-indexed model within (F, L) is a solution here, so:
+One Boolean per class instead of one per course and term, and one integer: the term it is
+taken in. Within a horizon of F terms and a load cap of L units, a class is available when
+some member can be scheduled by term F under the cap; a prerequisite asks that what it names
+be taken in an earlier term (a corequisite: no later; a pool: at all; class standing: that
+enough units be taken besides the course itself), so the chain of the alternatives a plan
+takes must fit the horizon; the plan's courses must pack whole into the F terms (one pattern
+of course sizes per term, planner/packing.py), and the courses that can only go in a tail of
+the horizon or in one season of it must fit there, counted in whole courses of each size.
+Which courses share a term, and so a single term's load, is not checked. Every plan of the
+term-indexed model within (F, L) is a solution here (each class at its term), so:
 infeasible here proves no plan fits (F, L); the fewest units here bound the units any plan
 needs; the best utility here bounds the utility stage. The requirements are the
 term-indexed model's own encoding (planner/encode.py) over these class variables.
@@ -32,6 +35,7 @@ from planner.documents import (
     Standing,
 )
 from planner.encode import RequirementEncoder
+from planner.packing import add_packing
 from planner.presolve import Prepared
 
 LinExpr = cp_model.LinearExprT
@@ -68,11 +72,13 @@ class Relaxation(RequirementEncoder):
         keep: set[str] | None = None,
         exclude: list[set[str]] | None = None,
         min_hamming: int = 2,
+        max_patterns: int = 0,
     ) -> None:
         self.prep, self.g, self.r = prep, prep.graph, prep.request
         self.F, self.L = min(horizon, prep.hmax), load_cap
         self.keep = keep
         self.exclude, self.min_hamming = exclude or [], min_hamming
+        self.max_patterns = max_patterns  # per term cap, for the packing (planner/packing.py)
         self.m = cp_model.CpModel()
         self.done = prep.done
         self.slots = {t: s for t, s in prep.slots.items() if t <= self.F}
@@ -118,6 +124,13 @@ class Relaxation(RequirementEncoder):
         self.by_cls = {
             k: [(t, taken[k]) for t in sorted({t for _, t in ps})] for k, ps in where.items()
         }
+        # The term a class is taken in, within the terms it can be: a prerequisite asks that
+        # what it names be taken in an earlier one, so a chain of the alternatives actually
+        # chosen must fit the horizon (earliest starts assume the best alternative of each).
+        self.at: dict[str, LinExpr] = dict.fromkeys(self.done, 0)
+        for k, ts in self.by_cls.items():
+            terms = [t for t, _ in ts]
+            self.at[k] = m.NewIntVarFromDomain(cp_model.Domain.FromValues(terms), f"at[{k}]")
         self.enc = RelaxedModel(m, taken, units, total, room, scale)
         self._hall(where, units)
         for pair in sorted(g.exclusions, key=sorted):
@@ -156,25 +169,35 @@ class Relaxation(RequirementEncoder):
                     worth = {k: units[k] // u for k in inside if units[k] >= u}
                     if sum(worth.values()) > room:
                         self.m.Add(sum(w * self.taken[k] for k, w in worth.items()) <= room)
+        # The whole horizon exactly: every taken course, by size, in one pattern per term.
+        counts: dict[int, list[LinExpr]] = {u: [] for u in sizes}
+        for k, u in units.items():
+            if u > 0:
+                counts[u].append(self.taken[k])
+        caps = [self.cap(t) for t in self.slots]
+        add_packing(self.m, {u: sum(v) for u, v in counts.items()}, caps, self.max_patterns)
 
     def _prerequisites(self, k: str, pairs: list[tuple[str, int]]) -> None:
         """taken => the prerequisite of one of the (member, term) offerings it can use."""
         g = self.g
-        alts: dict[tuple[str, int], tuple[str, Expr | None]] = {}
+        alts: dict[tuple[str, int], tuple[str, Expr | None, list[int]]] = {}
         for cid, t in pairs:
             pre = g.courses[cid].prereq_at(self.slots[t].calendar_id)
-            alts.setdefault((cid, id(pre)), (cid, pre))
-        if any(pre is None for _, pre in alts.values()):
+            alts.setdefault((cid, id(pre)), (cid, pre, []))[2].append(t)
+        if any(pre is None for _, pre, _ in alts.values()):
             return
-        lit = self.taken[k]
+        lit, at = self.taken[k], self.at[k]
         if len(alts) == 1:
-            cid, pre = next(iter(alts.values()))
-            self._free(lit, pre, cid)
+            cid, pre, _ = next(iter(alts.values()))
+            self._free(lit, pre, cid, at)
             return
         options = []
-        for cid, pre in alts.values():
+        for cid, pre, terms in alts.values():
             a = self.m.NewBoolVar("")
-            self._free(a, pre, cid)
+            self._free(a, pre, cid, at)
+            # This member's prerequisite in these terms holds only if it is taken in one.
+            in_terms = cp_model.Domain.FromValues(terms)
+            self.m.AddLinearExpressionInDomain(at, in_terms).OnlyEnforceIf(a)
             options.append(a)
         self.m.Add(sum(options) >= lit)
 
@@ -183,18 +206,36 @@ class Relaxation(RequirementEncoder):
             return 0
         return self.taken.get(cls, 0)
 
-    def _free(self, enf: cp_model.IntVar, e: Expr | None, cid: str) -> None:
-        """enf => prerequisite e of course cid, every timing dropped."""
+    def _before(self, enf: cp_model.IntVar, cls: str | None, at: LinExpr, strict: bool) -> None:
+        """enf => class `cls` is taken, in a term before `at` (or no later, not `strict`)."""
+        self.m.Add(enf <= self._have(cls))
+        if cls in self.at and cls not in self.done:
+            self.m.Add(self.at[cls] + int(strict) <= at).OnlyEnforceIf(enf)
+
+    def _leaf(self, cls: str, at: LinExpr) -> LinExpr:
+        """A literal: `cls` taken in a term before `at` (a course item of a choice)."""
+        have = self._have(cls)
+        if isinstance(have, int):  # completed (1) or out of reach (0)
+            return have
+        w = self.m.NewBoolVar("")
+        self._before(w, cls, at, strict=True)
+        return w
+
+    def _free(self, enf: cp_model.IntVar, e: Expr | None, cid: str, at: LinExpr) -> None:
+        """enf => prerequisite e of course cid taken in term `at`: what it names is taken in an
+        earlier term (the same or earlier for a corequisite); the terms' loads dropped."""
         m, g = self.m, self.g
         if e is None:
             return
         if isinstance(e, CourseRef | Coreq | Concurrent):
-            m.Add(enf <= self._have(g.class_of.get(e.course)))
+            self._before(enf, g.class_of.get(e.course), at, isinstance(e, CourseRef))
         elif isinstance(e, AllOf):
             for i in e.items:
-                self._free(enf, i, cid)
+                self._free(enf, i, cid, at)
         elif isinstance(e, AnyOf | ChooseN):
-            self._at_least(enf, e, lambda a, i: self._free(a, i, cid), self._have)
+            self._at_least(
+                enf, e, lambda a, i: self._free(a, i, cid, at), lambda k: self._leaf(k, at)
+            )
         elif isinstance(e, Pool):
             own = g.class_of[cid]
             got = [self._have(p) for p in g.pool_classes(e.pool) if p != own]

@@ -35,6 +35,8 @@ class SolverConfig:
     hint_time_s: float = 1.0  # per completion of a hint
     cut_rounds: int = 100  # rounds of the relaxation's cutting-plane loop per stage
     search_slice_s: float = 5.0  # the model's own search inside a class-sum stage, first try
+    search_max_x: int = 3000  # ... only on a model with at most this many x[c,t] variables
+    packing_patterns: int = 0  # most packings of one term the relaxation enumerates (0: none)
     # The model size `pathwise bench planner` asserts for every ladder request.
     size_limit: dict[str, float] = field(default_factory=lambda: {"x": 3000, "build_s": 1.0})
     option_scale: int = 10
