@@ -145,7 +145,7 @@ def serve(
 
 def _serve_embedded(cfg, dtype: str) -> None:
     from serving.embedded import EmbeddedBackend
-    from serving.embedded_http import EmbeddedServer
+    from serving.embedded_api.server import EmbeddedServer
 
     if len(cfg.adapters) > 1:
         fail(ValueError("--embedded serves one adapter; start one server per student"))
@@ -156,13 +156,14 @@ def _serve_embedded(cfg, dtype: str) -> None:
         base_name=cfg.base_name,
         adapter_name=ad.name if ad else None,
         dtype=dtype,
+        max_model_len=cfg.max_model_len,
     )
     key = cfg.api_key.get_secret_value() if cfg.api_key else None
     with EmbeddedServer(backend, port=cfg.port, host=cfg.host, api_key=key) as srv:
         typer.secho(f"endpoint: {srv.base_url}", fg="green")
         typer.echo("models:   " + ", ".join(backend.served_names()))
         typer.echo("Ctrl-C to stop.")
-        _wait_for_ctrl_c()
+        _wait_for_ctrl_c(srv.alive)
         typer.echo("stopping ...")
 
 

