@@ -201,15 +201,34 @@ def _answer(clause, by_model: list[str], left: list[str]) -> dict:
     }
 
 
-def _batch_line(raw: str, number: int, file: Path) -> str:
-    """The text of one input line; ValueError naming the line when it is not {"text": str}."""
+def _unicode(text: str, where: str) -> str:
+    """`text` if it is valid Unicode; else ValueError naming `where` and the first bad place (a
+    lone surrogate from JSON's \\ud800, or an undecodable byte the shell passed through)."""
     try:
-        obj = json.loads(raw)
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        raise ValueError(
+            f"{where}: not valid text: {bad!r} at character {exc.start + 1} is a lone surrogate "
+            "or an undecodable byte"
+        ) from None
+    return text
+
+
+def _batch_line(raw: bytes, number: int, file: Path) -> str:
+    """The text of one input line; ValueError naming the line when it is not {"text": str}."""
+    where = f"{file} line {number}"
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{where}: not UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start + 1})"
+        ) from None
     except ValueError as exc:
-        raise ValueError(f"{file} line {number}: not JSON ({exc.msg})") from None
+        raise ValueError(f"{where}: not JSON ({getattr(exc, 'msg', exc)})") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
-        raise ValueError(f'{file} line {number}: expected an object with a string "text"')
-    return obj["text"]
+        raise ValueError(f'{where}: expected an object with a string "text"')
+    return _unicode(obj["text"], where)
 
 
 @app.command("parse-prereq")
@@ -274,8 +293,10 @@ def parse_prereq(
 
     if batch is None:
         try:
-            clause, by_model, left = type_prose(text, fb, table)
-        except RuntimeError as exc:  # the endpoint failed (after its retries)
+            clause, by_model, left = type_prose(
+                _unicode(text, "the prerequisite string"), fb, table
+            )
+        except (ValueError, RuntimeError) as exc:  # bad text, or the endpoint failed
             _fail(str(exc))
         if as_json:
             sys.stdout.write(json.dumps(_answer(clause, by_model, left)) + "\n")
@@ -298,7 +319,8 @@ def _run_batch(batch: Path, fb, table) -> None:
     from catalogbrowse.emit import type_prose
 
     try:
-        lines = batch.read_text().splitlines()
+        # Bytes: a line that is not UTF-8 is that line's error, not the whole file's.
+        lines = batch.read_bytes().splitlines()
     except OSError as exc:
         _fail(f"--batch {batch}: {exc.strerror or exc}")
     bad = 0

@@ -52,6 +52,34 @@ def test_batch_answers_in_order_and_names_a_malformed_line(tmp_path: Path) -> No
     assert "line 2" in res.stderr and "2 of 4 lines" in res.stderr
 
 
+def test_text_that_is_not_unicode_is_one_line_naming_where(tmp_path: Path) -> None:
+    """A lone surrogate (JSON's \\ud800), or a byte the shell could not decode, in a string or a
+    line: one error naming the line and character; every other line is still answered."""
+    res = RUN.invoke(app, ["catalog", "parse-prereq", "MATH 220 \udcff and", "--json"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert res.stderr.strip() == (
+        "error: the prerequisite string: not valid text: '\\udcff' at character 10 is a lone "
+        "surrogate or an undecodable byte"
+    )
+    batch = tmp_path / "in.jsonl"
+    batch.write_bytes(
+        b'{"text": "MATH 101"}\n'
+        b'{"text": "MATH \\ud800 220"}\n'
+        b'{"text": "CS 1\xff"}\n'
+        b'{"text": "CHEM 121."}\n'
+    )
+    res = RUN.invoke(app, ["catalog", "parse-prereq", "--batch", str(batch), "--json"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    out = lines(res.stdout)
+    assert [o.get("ast", {}).get("course") for o in (out[0], out[3])] == ["MATH 101", "CHEM 121"]
+    assert out[1]["error"] == (
+        f"{batch} line 2: not valid text: '\\ud800' at character 6 is a lone surrogate or an "
+        "undecodable byte"
+    )
+    assert out[2]["error"] == f"{batch} line 3: not UTF-8 (byte 0xff at 15)"
+    assert "2 of 4 lines" in res.stderr
+
+
 def test_batch_with_the_model_behind_an_endpoint(tmp_path: Path) -> None:
     batch = tmp_path / "in.jsonl"
     texts = ["MATH 220. Taught in Norwegian.", "Taught in Norwegian.",
