@@ -1,4 +1,4 @@
-"""Whole courses packed into terms, for the time-free relaxation: KnowPlan, DegreeMap "Exact
+"""Whole courses packed into terms, for the relaxation over classes: KnowPlan, DegreeMap "Exact
 planning" (a proof that no plan fits a horizon and load needs the terms' packing, not only
 their total units).
 

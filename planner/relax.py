@@ -5,11 +5,12 @@ One Boolean per class instead of one per course and term, and one integer: the t
 taken in. Within a horizon of F terms and a load cap of L units, a class is available when
 some member can be scheduled by term F under the cap; a prerequisite asks that what it names
 be taken in an earlier term (a corequisite: no later; a pool: at all; class standing: that
-enough units be taken besides the course itself), so the chain of the alternatives a plan
-takes must fit the horizon; the plan's courses must pack whole into the F terms (one pattern
-of course sizes per term, planner/packing.py), and the courses that can only go in a tail of
-the horizon or in one season of it must fit there, counted in whole courses of each size.
-Which courses share a term, and so a single term's load, is not checked. Every plan of the
+enough units be taken besides the course itself, and the course come after enough terms to
+hold them), so the chain of the alternatives a plan takes must fit the horizon; the plan's
+courses must pack whole into the F terms (one pattern of course sizes per term,
+planner/packing.py), and the courses that can only go in a tail of the horizon or in one
+season of it must fit there, counted in whole courses of each size. Which courses share a
+term, and so a single term's load, is not checked. Every plan of the
 term-indexed model within (F, L) is a solution here (each class at its term), so:
 infeasible here proves no plan fits (F, L); the fewest units here bound the units any plan
 needs; the best utility here bounds the utility stage. The requirements are the
@@ -206,6 +207,16 @@ class Relaxation(RequirementEncoder):
             return 0
         return self.taken.get(cls, 0)
 
+    def _standing_term(self, need: int) -> int:
+        """The first term before which the completed courses and the earlier terms' caps can
+        hold `need` units (past the horizon when none can)."""
+        held = self.prep.done_units
+        for t in sorted(self.slots):
+            if held >= need:
+                return t
+            held += self.cap(t)
+        return self.F + 1
+
     def _before(self, enf: cp_model.IntVar, cls: str | None, at: LinExpr, strict: bool) -> None:
         """enf => class `cls` is taken, in a term before `at` (or no later, not `strict`)."""
         self.m.Add(enf <= self._have(cls))
@@ -243,8 +254,10 @@ class Relaxation(RequirementEncoder):
         elif isinstance(e, Standing):
             need = round(e.min_units * self.prep.scale)
             own = round(g.courses[cid].units * self.prep.scale)
-            # Units completed before the course's term: at most all taken units but its own.
+            # Units completed before the course's term: at most all taken units but its own,
+            # and at most what the earlier terms hold under their caps.
             m.Add(self.prep.done_units + self.most - own >= need).OnlyEnforceIf(enf)
+            m.Add(at >= self._standing_term(need)).OnlyEnforceIf(enf)
         elif isinstance(e, Consent):
             if cid not in self.r.consents:
                 m.Add(enf == 0)

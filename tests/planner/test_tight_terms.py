@@ -1,10 +1,11 @@
 """The shape that let HIST-BA-5 grow (issue 52): a horizon and load so tight that the courses
-must fill their terms whole and their chosen prerequisite chains must fit. The time-free
-relaxation used to admit selections no schedule could hold (per-size counts that no term
-packing meets; a chain whose earliest start assumed another alternative), so the ladder fell
-through to the term-indexed model over every pool candidate: a model that grows with the
-catalog. The relaxation now packs whole courses and orders prerequisite chains, and proves
-these decisions itself."""
+must fill their terms whole, their chosen prerequisite chains must fit, and class standing
+waits for the terms that can hold its units. The time-free relaxation used to admit
+selections no schedule could hold (per-size counts that no term packing meets; a chain whose
+earliest start assumed another alternative; standing counted over the whole plan), so the
+ladder fell through to the term-indexed model over every pool candidate: a model that grows
+with the catalog. The relaxation now packs whole courses, orders prerequisite chains and
+places class standing after enough terms, and proves these decisions itself."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from ortools.sat.python import cp_model
 
 from planner.cpsat import Budget, solve
-from planner.documents import AllOf, AnyOf, CourseRef
+from planner.documents import AllOf, AnyOf, CourseRef, Standing
 from planner.hypergraph import compile_graph
 from planner.packing import maximal_patterns
 from planner.presolve import prepare
@@ -63,6 +64,17 @@ def test_a_chain_through_the_alternative_taken_must_fit_the_horizon(cfg):
     req = Request(program="P", horizon=6, max_units_per_term=16)
     assert _relaxation_status(g, req, 3, cfg) == cp_model.INFEASIBLE
     assert _relaxation_status(g, req, 4, cfg) != cp_model.INFEASIBLE
+
+
+def test_class_standing_waits_for_the_terms_that_can_hold_its_units(cfg):
+    # X needs 48 units before its term; four terms of 12 hold 48 only before term 5, and X is
+    # offered in spring (terms 2 and 4). The total alone (48 units besides X) would pass.
+    cs = [course(f"C {i}") for i in range(12)]
+    cs.append(course("X 1", pre=Standing(min_units=48), seasons=("spring",)))
+    g = compile_graph(catalog(cs, AllOf(items=[CourseRef(course=c.id) for c in cs])))
+    req = Request(program="P", horizon=8, max_units_per_term=12)
+    assert _relaxation_status(g, req, 5, cfg) == cp_model.INFEASIBLE
+    assert _relaxation_status(g, req, 6, cfg) != cp_model.INFEASIBLE
 
 
 @pytest.mark.parametrize(
