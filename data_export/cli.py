@@ -58,6 +58,12 @@ def sft(
         help='Interface format: paper (the default), text-first (label lines `role "text" '
         "[N]`) or echo (text-first, and the answer names the target's text before its number).",
     ),
+    heldout: str = typer.Option(
+        "",
+        "--heldout-tasks",
+        help="Comma-separated task families kept for evaluation (miniwob/click-test, or a bare "
+        "MiniWoB++ task name): a trace row of one stops the export, nothing written.",
+    ),
 ) -> None:
     """Guarded step rows -> middle-layer SFT records (WebRider Appendix E filters and split)."""
     from agent_runtime.middle.format import get_format
@@ -78,6 +84,9 @@ def sft(
         overwrite=overwrite,
         images=images,
         middle_format=fmt,
+        heldout_families=tuple(
+            t if "/" in t else f"miniwob/{t}" for t in (x.strip() for x in heldout.split(",")) if t
+        ),
     )
     progress, close = _bars()
     try:

@@ -53,6 +53,18 @@ class SFTExportConfig:
     max_examples: int = 5
     # The middle's interface format (agent_runtime/middle/format.py), recorded in the manifest.
     middle_format: MiddleFormat = PAPER
+    # Task families kept for evaluation ("miniwob/click-test"): a row of one is refused, so a
+    # student judged on tasks it never saw cannot have seen them.
+    heldout_families: tuple[str, ...] = ()
+
+
+def task_family(base_task_id: str) -> str:
+    """'miniwob/click-test/7' -> 'miniwob/click-test': the base task without its instance."""
+    return base_task_id.rsplit("/", 1)[0] if "/" in base_task_id else base_task_id
+
+
+class HeldOutTaskError(ValueError):
+    """A trace row of a held-out task family reached the export."""
 
 
 @dataclass
@@ -130,6 +142,12 @@ def _read(
                 break
             tally.step_rows += 1
             progress("read", 1)
+            family = task_family(row.contract.base_task_id)
+            if family in cfg.heldout_families:
+                raise HeldOutTaskError(
+                    f"{src_rel(path, root)}:{lineno}: task {family} is held out for evaluation; "
+                    "its rollouts must not become training data (nothing was written)"
+                )
             reason = exclusion_reason(row, cfg.min_confidence)
             if reason is not None:
                 tally.filtered[reason] += 1
@@ -237,6 +255,7 @@ def export_sft(cfg: SFTExportConfig, progress: Progress | None = None) -> dict[s
             middle_system_prompt(cfg.middle_format).encode()
         ).hexdigest(),
         "middle_format": cfg.middle_format.model_dump(),
+        "heldout_families": sorted(cfg.heldout_families),
         "counts": {
             "step_rows": tally.step_rows,
             "outcome_rows": sum(s.outcome_rows for s in sources),

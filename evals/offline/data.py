@@ -108,6 +108,24 @@ def request_messages(record: dict[str, Any], vision: bool) -> tuple[list[Message
     return out, missing
 
 
+def train_prompts(dataset_dir: Path, split: str) -> set[str] | None:
+    """The user texts of every split but `split` (the training side), or None when the dataset
+    has no other split: the held-out prompts that also occur there measure recall."""
+    from datasets import load_from_disk
+
+    dd = load_from_disk(str(dataset_dir))
+    others = [s for s in dd if s != split]
+    if not others:
+        return None
+    return {_text_of(m["content"]) for s in others for r in dd[s] for m in r["messages"]
+            if m["role"] == "user"}  # fmt: skip
+
+
+def prompt_text(record: dict[str, Any]) -> str:
+    """The record's user text, as `train_prompts` collects it."""
+    return next(_text_of(m["content"]) for m in record["messages"] if m["role"] == "user")
+
+
 def record_meta(record: dict[str, Any]) -> dict[str, Any]:
     """Identifying columns carried into predictions.jsonl (those the record has)."""
     keys = ("base_task_id", "rollout_id", "step_index", "contract_id")

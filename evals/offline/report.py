@@ -90,6 +90,14 @@ def render(results: dict[str, Any]) -> str:
             "dataset manifest); matches on those measure recall more than generalisation.",
             "",
         ]
+    new = results.get("metrics_new_prompts")
+    if new and new["n"]:
+        lines += [
+            f"On the {new['n']} held-out steps whose prompt never occurs in training: action "
+            f"match {pct(new['action_match'])}, target match {pct(new['target_match'])}, AST "
+            f"validity {pct(new['ast_validity'])}.",
+            "",
+        ]
     return "\n".join(lines)
 
 

@@ -155,6 +155,8 @@ def run_offline(
             close(backend)
     wall = time.perf_counter() - t0
 
+    seen = data.train_prompts(cfg.dataset, cfg.split)
+    new_prompt_scores: list[metrics.ExampleScore] = []
     scores: list[metrics.ExampleScore] = []
     predictions: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
@@ -168,6 +170,8 @@ def run_offline(
             continue
         s = metrics.score_example(as_action_ast(item.result.text, fmt), target)
         scores.append(s)
+        if seen is not None and data.prompt_text(rec) not in seen:
+            new_prompt_scores.append(s)
         usages.append(item.result.usage.model_dump())
         row.update(
             prediction=item.result.text,
@@ -193,6 +197,9 @@ def run_offline(
             "middle_format": fmt.model_dump(),
         },
         "metrics": metrics.aggregate(scores),
+        # The same metrics on the held-out steps whose prompt never occurs in training: what
+        # the student generalises, not what it recalls (None: no training split to compare).
+        "metrics_new_prompts": metrics.aggregate(new_prompt_scores) if seen is not None else None,
         "per_type": metrics.per_type(scores),
         "confusion_matrix": metrics.confusion_matrix(scores),
         "examples": len(records),

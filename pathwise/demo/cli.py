@@ -20,6 +20,14 @@ def demo(
         Path,
         typer.Option(help="Output folder; rerunning resumes finished stages.", resolve_path=True),
     ] = Path("runs/demo"),
+    final: Annotated[
+        bool,
+        typer.Option(
+            "--final",
+            help="Also measure the recipe's test_tasks, live against the teacher: once, at the "
+            "end, after every choice was made on the development (unseen) tasks.",
+        ),
+    ] = False,
 ) -> None:
     """Teacher rollouts on MiniWoB++ -> SFT export -> student training -> vLLM -> offline and
     live evaluation -> report.md / report.json. Every stage is resumable."""
@@ -31,7 +39,7 @@ def demo(
     except (FileNotFoundError, ValueError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
-    report = run_pipeline(cfg, out)
+    report = run_pipeline(cfg, out, final=final)
     typer.echo(json.dumps(report.get("headline", {}), indent=2))
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from common.loading import load_mapping, validate
+from envs.miniwob.contracts import parse_seeds
 
 RECIPES = Path(__file__).parent / "recipes"
 
@@ -50,6 +51,13 @@ class DemoConfig(BaseModel):
         "is measured on them live, paired with the teacher, beside the trained tasks.",
     )
     unseen_seeds: str = "1000-1019"
+    test_tasks: list[str] = Field(
+        default_factory=list,
+        description="MiniWoB tasks never trained on and never tuned to: measured live only when "
+        "asked (`pathwise demo --final`), once, at the end; `unseen_tasks` are then the "
+        "development tasks that choices were made on.",
+    )
+    test_seeds: str = "2000-2004"
     middle_format: Literal["paper", "text-first", "echo"] = Field(
         default="paper",
         description="The student's interface format (agent_runtime/middle/format.py): export, "
@@ -87,6 +95,29 @@ class DemoConfig(BaseModel):
         default=1, ge=1, description="torch threads for training (1 beats 2 on a shared 2-core box)"
     )
 
+    @field_validator("unseen_tasks", "test_tasks")
+    @classmethod
+    def _never_trained_on(cls, tasks: list[str], info: ValidationInfo) -> list[str]:
+        """A task judged as never seen is no training task, nor on the other judged list."""
+        for earlier in ("tasks", "unseen_tasks"):
+            if earlier != info.field_name and (
+                both := sorted(set(tasks) & set(info.data.get(earlier, [])))
+            ):
+                raise ValueError(f"{both} are also in {earlier!r}")
+        return tasks
+
+    @field_validator("heldout_seeds", "unseen_seeds", "test_seeds")
+    @classmethod
+    def _seeds_never_trained_on(cls, seeds: str, info: ValidationInfo) -> str:
+        train = set(parse_seeds(info.data.get("train_seeds", "")))
+        if both := sorted(train & set(parse_seeds(seeds))):
+            raise ValueError(f"seeds {both[:5]} are also training seeds")
+        return seeds
+
+    def heldout_families(self) -> tuple[str, ...]:
+        """The task families the export refuses: every task judged as never seen."""
+        return tuple(f"miniwob/{t}" for t in (*self.unseen_tasks, *self.test_tasks))
+
 
 def load_demo_config(name_or_path: str) -> DemoConfig:
     path = Path(name_or_path)
@@ -95,8 +126,4 @@ def load_demo_config(name_or_path: str) -> DemoConfig:
     if not path.exists():
         known = sorted(p.stem for p in RECIPES.glob("*.yaml"))
         raise FileNotFoundError(f"no demo recipe {name_or_path!r}; known: {known}")
-    cfg = validate(DemoConfig, load_mapping(path, "demo recipe"), str(path))
-    overlap = sorted(set(cfg.unseen_tasks) & set(cfg.tasks))
-    if overlap:
-        raise ValueError(f"{path}: field 'unseen_tasks': {overlap} are also training tasks")
-    return cfg
+    return validate(DemoConfig, load_mapping(path, "demo recipe"), str(path))

@@ -14,7 +14,8 @@ from pathwise.demo.report import write_report
 from pathwise.demo.stages import run_stage
 
 
-def run_pipeline(cfg: DemoConfig, out: Path) -> dict[str, Any]:
+def run_pipeline(cfg: DemoConfig, out: Path, final: bool = False) -> dict[str, Any]:
+    """Every stage of `cfg`; with `final`, also the test tasks (measured once, at the end)."""
     out.mkdir(parents=True, exist_ok=True)
     s: dict[str, Any] = {}
     s["collect"] = run_stage(out, "collect", lambda d: teacher_run(cfg, cfg.train_seeds, d))
@@ -24,6 +25,10 @@ def run_pipeline(cfg: DemoConfig, out: Path) -> dict[str, Any]:
             out,
             "reference_unseen",
             lambda d: teacher_run(cfg, cfg.unseen_seeds, d, cfg.unseen_tasks),
+        )
+    if final and cfg.test_tasks:
+        s["reference_test"] = run_stage(
+            out, "reference_test", lambda d: teacher_run(cfg, cfg.test_seeds, d, cfg.test_tasks)
         )
     if cfg.student is not None:
         _student(cfg, out, s)
@@ -113,3 +118,10 @@ def _student(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> None:
         }
 
     s["evaluate"] = run_stage(out, "evaluate", evaluate)
+    if "reference_test" in s:
+        # Its own stage and server: a finished evaluation is never rerun to add the test tasks.
+        def evaluate_test(d: Path) -> dict[str, Any]:
+            with serve_eval.served(cfg, base, adapter, d / "vllm.log", merged) as server:
+                return {"live_test": live(d / "live-test", "reference_test", server.base_url)}
+
+        s["evaluate_test"] = run_stage(out, "evaluate_test", evaluate_test)

@@ -113,6 +113,8 @@ def build_report(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
         "heldout_seeds": cfg.heldout_seeds,
         "unseen_tasks": cfg.unseen_tasks,
         "unseen_seeds": cfg.unseen_seeds if cfg.unseen_tasks else None,
+        "test_tasks": cfg.test_tasks,
+        "test_seeds": cfg.test_seeds if cfg.test_tasks else None,
         "middle_format": cfg.middle_format,
         "teacher": {
             "train_success": s["collect"]["success_rate"],
@@ -144,12 +146,17 @@ def build_report(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
         "decoding_schema": "grounded" if cfg.grounded_schema else "global",
         **{k: off.get(k) for k in OFFLINE_KEYS},
         "prompt_overlap": s["export"]["manifest"].get("prompt_overlap"),
+        "new_prompts": {
+            k: (ev["offline"].get("metrics_new_prompts") or {}).get(k) for k in OFFLINE_KEYS
+        },
     }
     if glob:
         report["offline_global_schema"] = {k: glob.get(k) for k in OFFLINE_KEYS}
     report["live"] = _live(ev["live"]["results"])
     if "live_unseen" in ev:
         report["live_unseen"] = _live(ev["live_unseen"]["results"])
+    if "evaluate_test" in s:
+        report["live_test"] = _live(s["evaluate_test"]["live_test"]["results"])
     report["aims"] = _aims(report)
     report["headline"] = {
         "offline.ast_validity": off["ast_validity"],
@@ -164,6 +171,11 @@ def build_report(cfg: DemoConfig, s: dict[str, Any]) -> dict[str, Any]:
             "unseen.student_success": report["live_unseen"]["student_success"],
             "unseen.teacher_success": report["live_unseen"]["teacher_success"],
         }
+    if "live_test" in report:
+        report["headline"] |= {
+            "test.student_success": report["live_test"]["student_success"],
+            "test.teacher_success": report["live_test"]["teacher_success"],
+        }
     return report
 
 
@@ -175,6 +187,9 @@ def write_report(cfg: DemoConfig, out: Path, s: dict[str, Any]) -> dict[str, Any
         per_task = dict(report["live"]["per_task"])
         per_task |= {
             f"{t} (unseen)": r for t, r in report.get("live_unseen", {}).get("per_task", {}).items()
+        }
+        per_task |= {
+            f"{t} (test)": r for t, r in report.get("live_test", {}).get("per_task", {}).items()
         }
         plot_tasks(per_task, out / "tasks.png")
         plot_losses(

@@ -101,7 +101,12 @@ def _offline(r: dict[str, Any]) -> list[str]:
         "| exact action |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for name, m in ((off["decoding_schema"], off), ("global", glob)):
+    new = off.get("new_prompts") or {}
+    for name, m in (
+        (off["decoding_schema"], off),
+        ("global", glob),
+        (f"{off['decoding_schema']}, prompts never in training", new if new.get("n") else None),
+    ):
         if m:
             rows.append(
                 f"| {name} | {m['n']} | {pct(m['ast_validity'])} | {pct(m['action_match'])} | "
@@ -165,8 +170,13 @@ def render(cfg: DemoConfig, r: dict[str, Any]) -> str:
         f"Trained tasks: {', '.join(cfg.tasks)}. Teacher rollouts on seeds {cfg.train_seeds} "
         f"(training) and {cfg.heldout_seeds} (held out)"
         + (
-            f"; unseen tasks {', '.join(cfg.unseen_tasks)} on seeds {cfg.unseen_seeds}."
+            f"; unseen tasks {', '.join(cfg.unseen_tasks)} on seeds {cfg.unseen_seeds}"
             if cfg.unseen_tasks
+            else ""
+        )
+        + (
+            f"; test tasks {', '.join(cfg.test_tasks)} on seeds {cfg.test_seeds}."
+            if "live_test" in r
             else "."
         ),
         "",
@@ -188,6 +198,15 @@ def render(cfg: DemoConfig, r: dict[str, Any]) -> str:
                 "None of these tasks appears in the training data; the teacher solves them.",
                 "",
                 *_live(r["live_unseen"]),
+            ]
+        if "live_test" in r:
+            md += [
+                "",
+                "## Live insertion on the test tasks (measured once, at the end)",
+                "",
+                "Never trained on, and no choice was made on them (`pathwise demo --final`).",
+                "",
+                *_live(r["live_test"]),
             ]
         md += ["", "![teacher vs student per task](tasks.png)", ""]
         md += ["## Training", "", *_training(r), "", "![training loss](loss.png)"]

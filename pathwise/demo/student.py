@@ -28,6 +28,7 @@ def export_stage(cfg: DemoConfig, traces: Path, stage_dir: Path) -> dict[str, An
             seed=cfg.split_seed,
             overwrite=True,  # the stage owns this folder; a finished stage is never rerun
             middle_format=get_format(cfg.middle_format),
+            heldout_families=cfg.heldout_families(),
         )
     )
     if manifest["bad_rows"]:

@@ -189,3 +189,15 @@ def test_echo_format_is_recorded_and_targets_name_the_label_text(tmp_path, run_e
     paper, _ = run_export(tmp_path, eval_fraction=0.0, images=False)
     assert paper["middle_format"]["name"] == "paper"
     assert paper["system_prompt_sha256"] != m["system_prompt_sha256"]
+
+
+def test_a_held_out_task_is_refused_and_nothing_written(tmp_path, run_export):
+    write_trace(tmp_path, [step_row("miniwob/click-button/1"), step_row("miniwob/click-test/4")])
+    out = tmp_path / "refused"
+    with pytest.raises(export_mod.HeldOutTaskError) as err:
+        run_export(tmp_path, out=out, heldout_families=("miniwob/click-test",))
+    assert str(err.value).startswith("traces/shard-0.jsonl:2: task miniwob/click-test is held")
+    assert not out.exists()
+    m, _ = run_export(tmp_path, heldout_families=("miniwob/click-tab-2",))
+    assert m["counts"]["kept"] == 2 and m["heldout_families"] == ["miniwob/click-tab-2"]
+    assert export_mod.task_family("miniwob/click-test/4") == "miniwob/click-test"

@@ -27,7 +27,10 @@ def dataset(tmp_path):
     ]
     manifest = {"prompt_overlap": {"eval_prompts": 4, "eval_prompts_in_train": 1, "share": 0.25}}
     return save_dataset(
-        tmp_path / "ds", {"train": [record("t0", CLICK3, img)], "eval": recs}, manifest
+        # k0's prompt is also in training: its match is recall, not transfer.
+        tmp_path / "ds",
+        {"train": [record("k0", CLICK3, img)], "eval": recs},
+        manifest,
     )
 
 
@@ -84,11 +87,20 @@ def test_offline_cli_scores_and_writes_report(fake_openai, dataset, tmp_path):
     assert back["invalid"] == 1
     assert res["tokens"]["prompt_tokens"] == 40 and res["tokens"]["completion_tokens"] == 20
     assert res["prompt_overlap"]["eval_prompts_in_train"] == 1
+    new = res["metrics_new_prompts"]  # k1, k2, k3: the prompts training never showed
+    assert new["n"] == 3
+    assert new["action_match"] == pytest.approx(1 / 3) and new["target_match"] == pytest.approx(
+        2 / 3
+    )
     preds = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
     assert [p["contract_id"] for p in preds] == ["c-k0", "c-k1", "c-k2", "c-k3"]
     assert preds[2]["prediction"] == "I would go back" and preds[2]["ast_valid"] is False
     report = (out / "report.md").read_text()
     assert "| 4 | 50.00% | 50.00% | 75.00% |" in report
+    assert (
+        "On the 3 held-out steps whose prompt never occurs in training: action match 33.33%"
+        in report
+    )
     assert (out / "confusion_matrix.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # Every request asked for the Action AST schema as structured output, text-only.
     assert len(fake_openai.bodies) == 4
