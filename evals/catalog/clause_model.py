@@ -72,6 +72,7 @@ class Cached:
         self.calls = 0
         self.seconds: list[float] = []
         self.tokens = 0
+        self.filled: Counter = Counter()  # spans answered by `fill`, untimed
 
     def __call__(self, span: str) -> Any:
         if span not in self.answers:
@@ -83,6 +84,20 @@ class Cached:
             self.answers[span] = res.clause
         return self.answers[span]
 
+    def fill(self, spans: list[str], workers: int) -> None:
+        """Answer every span not cached yet with `workers` requests in flight: a server batches
+        them, so a training curve's checkpoints are scored in a fraction of the sequential time.
+        Their seconds are not latency and are not kept; latency is measured one span at a time."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        todo = list(dict.fromkeys(s for s in spans if s not in self.answers))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for span, res in zip(todo, pool.map(self.model, todo), strict=True):
+                self.filled["calls"] += res.calls
+                self.filled["tokens"] += res.completion_tokens
+                self.answers[span] = res.clause
+        self.filled["spans"] += len(todo)
+
     def stats(self) -> dict[str, Any]:
         xs = sorted(self.seconds)
         return {
@@ -92,7 +107,7 @@ class Cached:
             "completion_tokens_per_span": round(self.tokens / len(xs), 1) if xs else None,
             # One span at a time, as the fallback calls it: sequential throughput.
             "spans_per_minute": round(60 * len(xs) / sum(xs), 1) if xs and sum(xs) else None,
-        }
+        } | ({"filled": dict(self.filled)} if self.filled else {})
 
 
 def _node(clause: Any) -> Any:
@@ -111,15 +126,65 @@ def score_heldout(
     from datasets import load_from_disk
 
     ev = load_from_disk(str(data))["eval"]
-    rows = list(range(len(ev)))
-    if k is not None and k < len(rows):
-        rows = sorted(random.Random(0).sample(rows, k))
+    rows = _pick(len(ev), k)
     subjects = _generator_subjects(data)
     # The records' enums were read with the generator's department names ("Art History 105" is
     # ARTH 105), so the model is asked under the same table; the caller's is put back after.
     own, fb.model.subjects = fb.model.subjects, subjects
     try:
         return _score_rows(fb, ev, rows, subjects, progress) | {"families": _eval_families(data)}
+    finally:
+        fb.model.subjects = own
+
+
+def _pick(n: int, k: int | None) -> list[int]:
+    rows = list(range(n))
+    return sorted(random.Random(0).sample(rows, k)) if k is not None and k < n else rows
+
+
+def heldout_spans(data: Path, k: int | None = None) -> list[str]:
+    """Every span `score_heldout` asks the model, in order: each record's whole span and the
+    holes the grammar's partial parse leaves in it (asked under the generator's subjects)."""
+    from datasets import load_from_disk
+
+    ev = load_from_disk(str(data))["eval"]
+    subjects = _generator_subjects(data)
+    out = []
+    for i in _pick(len(ev), k):
+        span = ev[i]["span"]
+        out += [span, *(u.text for u in parse_prereq(span, subjects).unresolved)]
+    return out
+
+
+def stolaf_spans(items: list[Labelled], subjects: Mapping[str, str] | None) -> list[str]:
+    """Every span `score_stolaf` asks the model: the holes of each scored string, and the whole
+    string where the grammar cannot type it."""
+    out = []
+    for it in items:
+        if it.pool:
+            continue
+        holes = [u.text for u in parse_prereq(it.text, subjects).unresolved]
+        out += holes + ([it.text] if holes else [])
+    return out
+
+
+def prefill(
+    fb: Cached,
+    data: Path,
+    k: int | None,
+    items: list[Labelled],
+    subjects: Mapping[str, str] | None,
+    workers: int,
+) -> None:
+    """Answer every span `score_heldout(fb, data, k)` and `score_stolaf(fb, items, subjects)`
+    will ask, `workers` at a time, each under the subjects table it will be asked under; the
+    scoring then reads the cache."""
+    own = fb.model.subjects
+    try:
+        fb.model.subjects = _generator_subjects(data)
+        fb.fill(heldout_spans(data, k), workers)
+        fb.model.subjects = subjects
+        fb.fill(stolaf_spans(items, subjects), workers)
     finally:
         fb.model.subjects = own
 

@@ -12,6 +12,7 @@ from evals.catalog.clause_model import (
     Labelled,
     load_labelled,
     markdown,
+    prefill,
     score_heldout,
     score_stolaf,
 )
@@ -85,3 +86,34 @@ def test_heldout_scoring_names_the_families_its_export_drew(tmp_path) -> None:
                                   "heldout": held, "stolaf": {}, "calls": calls})  # fmt: skip
     assert "## Held-out generator families (4 records" in reports["held_out"]
     assert "## Training generator families (4 fresh records" in reports["training"]
+
+
+class Counting(Table):
+    """A Table that records the spans it is first asked (a retry repeats a span)."""
+
+    def __init__(self, answers: dict[str, object]) -> None:
+        super().__init__(answers)
+        self.asked: list[str] = []
+
+    def chat(self, messages, json_schema=None, max_tokens=256):
+        if len(messages) == 2:  # system + user: a first ask, not the retry
+            self.asked.append(messages[1]["content"].split("\n")[0].removeprefix("Span: "))
+        return super().chat(messages, json_schema, max_tokens)
+
+
+def test_prefill_asks_what_the_scoring_asks_and_scores_the_same(tmp_path) -> None:
+    data = tmp_path / "data"
+    export_clauses(ClauseExportConfig(out=data, n=8, eval_n=12, seed=3, leaf_share=0.25))
+    items = [
+        Labelled("MATH 220. Taught in Norwegian.", {"kind": "course", "course": "MATH 220"}),
+        Labelled("FYW.", {"kind": "requirement", "text": "FYW"}),
+    ]
+    answers = {"FYW": {"requirement": "FYW"}, "Taught in Norwegian": None}
+    plain, warm = Cached(ClauseModel(Counting(answers))), Cached(ClauseModel(Counting(answers)))
+    prefill(warm, data, 6, items, None, workers=4)
+    before = list(warm.model.backend.asked)
+    assert warm.filled["spans"] == len(set(before)) > 0 and warm.stats()["spans"] == 0
+    results = [(score_heldout(fb, data, 6), score_stolaf(fb, items, None)) for fb in (plain, warm)]
+    assert warm.model.backend.asked == before  # every span the scoring asked was answered
+    assert sorted(set(before)) == sorted(set(plain.model.backend.asked))
+    assert results[0] == results[1]
