@@ -69,7 +69,11 @@ def serve(
     images_per_prompt: int = typer.Option(1, help="Image limit per prompt for VL models."),
     startup_timeout: float = typer.Option(600.0, help="Seconds to wait for /health and models."),
     embedded: bool = typer.Option(
-        False, "--embedded", help="Serve in-process with transformers (no vLLM); one adapter max."
+        False,
+        "--embedded",
+        help="Serve in-process with transformers (no vLLM; one adapter): the same OpenAI API, "
+        "key, streaming and structured outputs; a request field it does not implement is a 400 "
+        "naming it (docs/serving.md has the table).",
     ),
     runtime_lora: bool = typer.Option(
         True,
