@@ -148,6 +148,9 @@ class EmbeddedBackend:
         self.sampling_defaults = _sampling_defaults(model_dir)
         # generate() is not re-entrant on one model; the HTTP front serialises through this.
         self._lock = threading.Lock()
+        # A fast tokenizer is one Rust object: encoding in a request thread while the
+        # generating thread decodes can fail with "Already borrowed"; they take turns.
+        self._tok_lock = threading.Lock()
 
     def served_names(self) -> list[str]:
         return [self.base_name] + ([self.adapter_name] if self.adapter_name else [])
@@ -162,13 +165,15 @@ class EmbeddedBackend:
         return [{**c, "object": "model", "owned_by": "pathwise"} for c in cards]
 
     def _ll_tokenizer(self, vocab: int):
-        if self._lltok is None:
-            import llguidance.hf
+        with self._tok_lock:
+            if self._lltok is None:
+                import llguidance.hf
 
-            # Built once (about 1 s); n_vocab = the head's width, which may exceed len(tokenizer).
-            self._lltok = llguidance.hf.from_tokenizer(
-                self.tokenizer, n_vocab=vocab, eos_token=self.tokenizer.eos_token_id
-            )
+                # Built once (about 1 s); n_vocab = the head's width, which may exceed
+                # len(tokenizer).
+                self._lltok = llguidance.hf.from_tokenizer(
+                    self.tokenizer, n_vocab=vocab, eos_token=self.tokenizer.eos_token_id
+                )
         return self._lltok
 
     def _matcher(self, structured: StructuredOutput, vocab: int):
@@ -217,7 +222,8 @@ class EmbeddedBackend:
 
         if model is not None and model not in self.served_names():
             raise ModelNotServed(f"The model `{model}` does not exist; have {self.served_names()}")
-        inputs = self._encode(messages).to(self.device)
+        with self._tok_lock:
+            inputs = self._encode(messages).to(self.device)
         prompt_len = int(inputs["input_ids"].shape[1])
         room = self.max_model_len - prompt_len
         if room < 1 or (max_tokens is not None and max_tokens > room):
@@ -253,9 +259,12 @@ class EmbeddedBackend:
                 "top_k": max(int(sampling.get("top_k", 0)), 0),  # vLLM's -1 and 0: no top-k
             }
         use_base = self.adapter_name is not None and model == self.base_name
-        detok = IncrementalText(
-            lambda ids: self.tokenizer.decode(ids, skip_special_tokens=True), stop, self.eos_ids
-        )
+
+        def decode(ids: list[int]) -> str:
+            with self._tok_lock:
+                return self.tokenizer.decode(ids, skip_special_tokens=True)
+
+        detok = IncrementalText(decode, stop, self.eos_ids)
 
         def run(criterion: Generation) -> None:
             with self._lock, torch.inference_mode():
