@@ -95,3 +95,29 @@ def test_hist_ba_5_on_a_small_generated_catalog_never_builds_the_full_model(seed
     plain = SolverConfig.load(time_budget_s=30, top_k=1, prune=False, relaxation=False)
     _, want = solve_ladder(g, req, plain)
     assert want is not None and plan.stage_values == want.stage_values
+
+
+def test_every_certified_plan_is_a_solution_of_the_relaxation_at_its_horizon_and_load():
+    # The relaxation proves infeasibility and bounds only if no plan violates it: each class of
+    # a plan taken, at the plan's term, within the proven horizon and load.
+    cfg = SolverConfig.load(time_budget_s=30, top_k=1)
+    checked = 0
+    for seed in (3, 10):
+        docs = make_catalog(seed, 150)
+        g = compile_graph(docs)
+        for req in make_profiles(docs, 6, seed):
+            _, plan = solve_ladder(g, req, cfg)
+            if plan is None:
+                continue
+            h, load = plan.stage_values["horizon"], plan.stage_values["load"]
+            rel = Relaxation(prepare(g, req), h, load, max_patterns=cfg.packing_patterns)
+            rel.build()
+            terms = {g.class_of[c.course]: c.term for c in plan.courses}
+            for k, taken in rel.taken.items():
+                if not isinstance(taken, int):
+                    rel.m.Add(taken == int(k in terms))
+                    if k in terms:
+                        rel.m.Add(rel.at[k] == terms[k])
+            assert solve(rel.m, cfg, Budget(10)).status == cp_model.OPTIMAL, (seed, req)
+            checked += 1
+    assert checked >= 8
