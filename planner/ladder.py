@@ -36,11 +36,18 @@ class Ladder(Models):
     ) -> Solution | None:
         """A plan over `keep` alone (a selection the relaxation chose), optimizing `stage`
         (horizon or load) within the limits: an incumbent, proven only by a bound."""
+        return self._scheduled(keep, horizon, load_cap, stage)[0]
+
+    def _scheduled(
+        self, keep: set[str], horizon: int, load_cap: int | None, stage: str
+    ) -> tuple[Solution | None, int]:
+        """`_schedule`, with the solve's status: INFEASIBLE proves that no plan within `keep`
+        fits the limits."""
         enc = self._timed(horizon, load_cap, keep=keep | self.prep.done)
         expr, _ = self._objective(enc, stage)
         enc.model.Minimize(expr)
         out = solve(enc.model, self.cfg, self.budget, limit=self.cfg.restricted_time_s)
-        return Solution(enc, out) if out.ok else None
+        return (Solution(enc, out) if out.ok else None), out.status
 
     def _fewest_units(self, horizon: int, load_cap: int | None) -> tuple[Outcome, Relaxation]:
         rel = self._relaxation(horizon, load_cap)
@@ -63,20 +70,34 @@ class Ladder(Models):
     def _decide(self, horizon: int, load_cap: int | None, stage: str) -> int:
         """Whether some plan fits `horizon` terms under `load_cap`, cheapest proof first: the
         relaxation; a schedule of its selection alone; of its selection with the incumbent's
-        (a model of a few dozen classes); the term-indexed model itself. A plan found
-        becomes the incumbent."""
+        (a model of a few dozen classes); while those are proven not to fit, the relaxation
+        again with a cut that asks for a class outside them (a logic-based Benders loop, up
+        to `cut_rounds`); the term-indexed model itself. A plan found becomes the
+        incumbent."""
         rel = self._relaxation(horizon, load_cap)
-        out = solve(rel.m, self.cfg, self.budget, limit=self.cfg.relax_time_s)
-        if out.status == cp_model.INFEASIBLE:
-            return cp_model.INFEASIBLE
-        if out.ok:
+        for _ in range(self.cfg.cut_rounds):
+            out = solve(rel.m, self.cfg, self.budget, limit=self.cfg.relax_time_s)
+            if out.status == cp_model.INFEASIBLE:
+                return cp_model.INFEASIBLE
+            if not out.ok:
+                break
             sel = {k for k in rel.enc.classes if out.value(rel.taken[k])}
             tries = [sel] + ([sel | self.best.picked()] if self.best is not None else [])
+            fits_none: set[str] | None = None  # the largest tried selection no plan fits in
             for keep in tries:
-                inc = self._schedule(keep, horizon, load_cap, stage)
+                inc, status = self._scheduled(keep, horizon, load_cap, stage)
                 if inc is not None:
                     self.best = inc
                     return cp_model.FEASIBLE
+                if status == cp_model.INFEASIBLE:
+                    fits_none = keep
+            if fits_none is None:
+                break
+            # Every plan takes a class outside a selection that no plan fits within.
+            outside = [rel.taken[k] for k in rel.enc.classes if k not in fits_none]
+            if not outside:
+                return cp_model.INFEASIBLE
+            rel.m.Add(sum(outside) >= 1)
         enc = self._timed(horizon, load_cap)
         if self.best is not None:
             self._hint(enc, self.best.x())

@@ -5,7 +5,9 @@ selections no schedule could hold (per-size counts that no term packing meets; a
 earliest start assumed another alternative; standing counted over the whole plan), so the
 ladder fell through to the term-indexed model over every pool candidate: a model that grows
 with the catalog. The relaxation now packs whole courses, orders prerequisite chains and
-places class standing after enough terms, and proves these decisions itself."""
+places class standing after enough terms, and proves these decisions itself; a selection it
+proposes that no schedule holds is cut off, and the relaxation asked again, before the full
+model is built."""
 
 from __future__ import annotations
 
@@ -79,7 +81,11 @@ def test_class_standing_waits_for_the_terms_that_can_hold_its_units(cfg):
 
 @pytest.mark.parametrize(
     ("seed", "pair", "shape"),
-    [(10, 12, "load 12: the term packing"), (0, 10, "load 14: the chain taken")],
+    [
+        (10, 12, "load 12: the term packing"),
+        (0, 10, "load 14: the chain taken"),
+        (1, 13, "horizon 5: selections that no schedule holds, cut off one by one"),
+    ],
 )
 def test_hist_ba_5_on_a_small_generated_catalog_never_builds_the_full_model(seed, pair, shape):
     # Before the fix each of these HIST-BA-5 requests decided its load stage on the
