@@ -201,25 +201,42 @@ def _resume_rows(path: Path, key: dict[str, Any]) -> tuple[list[dict[str, Any]],
         sink = path.open("w")
         sink.write(json.dumps({"key": key}) + "\n")
         return [], sink
-    text = path.read_text()
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a checkpoint of this benchmark (not UTF-8)") from None
     lines = text.splitlines()
-    if not lines or json.loads(lines[0]).get("key") != key:
+    if not lines or _json_object(lines[0]).get("key") != key:
         raise ValueError(
             f"{path}: rows were written with other settings than {key}; "
-            "pass another --rows file or delete this one"
+            "pass another --rows or delete this file"
         )
     rows = []
+    whole = text.endswith("\n")
     for n, line in enumerate(lines[1:], start=2):
-        try:
-            rows.append(json.loads(line))
-        except json.JSONDecodeError:
-            # A run killed mid-write leaves at most one torn last line; that pair reruns.
-            if n != len(lines):
-                raise ValueError(f"{path}:{n}: not a JSON row") from None
-    if not text.endswith("\n"):
-        # Drop the torn tail so appended rows start on their own line.
-        path.write_text(text[: text.rfind("\n") + 1])
-    return rows, path.open("a")
+        row = _json_object(line)
+        if isinstance(row.get("pair"), int):
+            rows.append(row)
+        # A run killed mid-write leaves at most one torn last line; that pair reruns.
+        elif n != len(lines) or whole:
+            raise ValueError(f"{path}:{n}: not a row of this benchmark")
+        else:
+            # Drop the torn tail so appended rows start on their own line.
+            path.write_text(text[: text.rfind("\n") + 1])
+            whole = True
+    sink = path.open("a")
+    if not whole:  # the last row is whole, only its newline is missing
+        sink.write("\n")
+    return rows, sink
+
+
+def _json_object(line: str) -> dict[str, Any]:
+    """A checkpoint line's JSON object; empty when the line is not one (torn, or foreign)."""
+    try:
+        got = json.loads(line)
+    except json.JSONDecodeError:
+        return {}
+    return got if isinstance(got, dict) else {}
 
 
 def size_check(result: dict[str, Any]) -> list[str]:
