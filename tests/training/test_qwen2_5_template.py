@@ -3,9 +3,10 @@ checkpoint carries, with a system message and without one (then Qwen's default s
 with tools, and the loss mask covers exactly the answers and their end of turn: WebRider
 Appendix E, Table 37.
 
-On the tiny tokenizer carrying each template's text as the GGUFs ship it, and on the imported
-Qwen2.5-Coder tokenizers where `pathwise models import` put them (runs/models/; skipped
-elsewhere)."""
+On the tiny tokenizer carrying each template's text as the GGUFs ship it. The imported
+Qwen2.5-Coder tokenizers themselves are checked the same way at every training start
+(training/sft_trainer.py runs check_training_template on them), so a template that drifts from
+its checkpoint stops a run before its first step."""
 
 from __future__ import annotations
 
@@ -24,10 +25,6 @@ TEMPLATES = REPO_ROOT / "training/chat_templates"
 PAIRS = {
     "qwen2.5": (QWEN2_5, TEMPLATES / "qwen2_5_training.jinja"),
     "qwen2.5-coder": (QWEN2_5_CODER, TEMPLATES / "qwen2_5_coder_training.jinja"),
-}
-IMPORTED = {
-    "qwen2.5-coder-0.5b-instruct": "qwen2.5",
-    "qwen2.5-coder-1.5b-instruct": "qwen2.5-coder",
 }
 DEFAULT_SYSTEM = (
     "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant."
@@ -120,16 +117,3 @@ def test_a_template_that_drifts_only_without_a_system_message_is_refused(tiny_te
     )  # fmt: skip
     with pytest.raises(RecipeError, match=r"drifted\.jinja renders differently .* at character"):
         check_training_template(tok, drifted, "text")
-
-
-@pytest.mark.parametrize("name", IMPORTED)
-def test_on_the_imported_qwen2_5_coder_tokenizer(name: str) -> None:
-    model = REPO_ROOT / "runs/models" / name
-    if not (model / "tokenizer.json").is_file():
-        pytest.skip(f"{name} not imported here (pathwise models import)")
-    from transformers import AutoTokenizer
-
-    own, train = PAIRS[IMPORTED[name]]
-    tok = AutoTokenizer.from_pretrained(model)
-    assert tok.chat_template == own
-    _renders_as_its_own_and_masks_the_answers(tok, train)
