@@ -20,7 +20,9 @@ def test_demo_out_is_the_callers(given, tmp_path, monkeypatch) -> None:
     from pathwise.demo import pipeline
 
     seen: list[Path] = []
-    monkeypatch.setattr(pipeline, "run_pipeline", lambda cfg, out, final=False: seen.append(out) or {})
+    monkeypatch.setattr(
+        pipeline, "run_pipeline", lambda cfg, out, final=False: seen.append(out) or {}
+    )
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(app, ["demo", *(["--out", given] if given else [])])
     assert res.exit_code == 0, res.output

@@ -41,7 +41,6 @@ def test_each_base_has_its_pipeline_and_recipe(base: str) -> None:
     assert 0 < recipe.trainer["save_steps"] < steps
 
 
-
 def test_the_default_is_the_shipped_smollm2_model() -> None:
     # The default moves to a Qwen base only once its measured table meets issue 50's bars.
     assert CONFIG == REPO / "pathwise/clause_model/config.yaml"
