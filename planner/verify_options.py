@@ -59,14 +59,7 @@ class RequirementOptions:
                     frozenset(c)
                     for c in itertools.islice(itertools.combinations(pool, e.min_courses), _CAP)
                 ]
-            out = []
-            for r in range(0, len(pool) + 1):
-                for c in itertools.combinations(pool, r):
-                    if sum(self.units[x] for x in c) + 1e-9 >= e.units:
-                        out.append(frozenset(c))
-                if out or len(out) > _CAP:
-                    break
-            return out
+            return self._unit_sets(pool, e.units)
         if k == "at_most":
             return [frozenset()] if len(self._pool(e.pool) & have) <= e.n else []
         if k == "min_departments":
@@ -80,6 +73,31 @@ class RequirementOptions:
         if k == "unsupported":
             return [frozenset()] if self._ack(e.policy, req) else []
         return []
+
+    def _unit_sets(self, pool: list[str], units: float) -> list[frozenset[str]]:
+        """Every set of pool classes that reaches `units` and is minimal by inclusion. Not only
+        the fewest classes: when those are needed elsewhere under count-once rules, a larger
+        set of other classes may be the only way. Grown largest first, so the class that
+        reaches the target is the set's smallest and the set is minimal exactly when the sum
+        before it fell short."""
+        items = sorted(pool, key=lambda c: (-self.units[c], c))
+        u = [self.units[c] for c in items]
+        rest = [*reversed([*itertools.accumulate(reversed(u))]), 0.0]  # units from j on
+        out: list[frozenset[str]] = []
+
+        def grow(start: int, chosen: list[str], total: float) -> None:
+            for j in range(start, len(items)):
+                if len(out) >= _CAP or total + rest[j] + 1e-9 < units:
+                    return
+                if total + u[j] + 1e-9 >= units:
+                    out.append(frozenset([*chosen, items[j]]))
+                else:
+                    grow(j + 1, [*chosen, items[j]], total + u[j])
+
+        if units <= 1e-9:
+            return [frozenset()]
+        grow(0, [], 0.0)
+        return out
 
     def _boolean(self, e: Any, have: set[str], req: Request) -> list[frozenset[str]]:
         if e.kind == "all_of":
