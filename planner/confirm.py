@@ -10,6 +10,7 @@ pruning) and asks CP-SAT, within a budget of its own, whether any plan exists.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Literal
 
 from ortools.sat.python import cp_model
@@ -34,11 +35,13 @@ class Confirmation(BaseModel):
 
 def confirm_infeasible(graph: Hypergraph, request: Request, cfg: SolverConfig) -> Confirmation:
     """Whether the unpruned term-indexed model proves the request infeasible within
-    `cfg.time_budget_s` deterministic seconds of its own."""
+    `cfg.confirm_time_s` deterministic seconds of its own, with `cfg.confirm_cp_sat` over the
+    ladder's CP-SAT parameters (a proof of no plan wants probing, a plan search does not)."""
     t0 = time.monotonic()
     enc = Builder(graph, request, cover_cuts=cfg.cover_cuts).build()
-    budget = Budget(cfg.time_budget_s)
-    out = solve(enc.model, cfg, budget, log=False)
+    budget = Budget(cfg.confirm_time_s)
+    own = replace(cfg, cp_sat={**cfg.cp_sat, **cfg.confirm_cp_sat})
+    out = solve(enc.model, own, budget, log=False)
     status: Literal["confirmed", "refuted", "unknown"] = (
         "confirmed" if out.status == cp_model.INFEASIBLE else "refuted" if out.ok else "unknown"
     )

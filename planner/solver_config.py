@@ -37,6 +37,10 @@ class SolverConfig:
     search_slice_s: float = 5.0  # the model's own search inside a class-sum stage, first try
     search_max_x: int = 3000  # ... only on a model with at most this many x[c,t] variables
     packing_patterns: int = 0  # most packings of one term the relaxation enumerates (0: none)
+    # The unpruned model that re-checks an infeasible verdict (planner/confirm.py): its own
+    # deterministic seconds, and CpSolver parameters over `cp_sat`.
+    confirm_time_s: float = 60.0
+    confirm_cp_sat: dict[str, Any] = field(default_factory=dict)
     # The model size `pathwise bench planner` asserts for every ladder request.
     size_limit: dict[str, float] = field(default_factory=lambda: {"x": 3000, "build_s": 1.0})
     option_scale: int = 10

@@ -69,7 +69,7 @@ def test_a_verdict_the_unpruned_model_cannot_prove_within_its_budget_is_undecide
     monkeypatch.setattr(
         bench,
         "confirm_infeasible",
-        lambda graph, request, c: real(graph, request, replace(c, time_budget_s=0.01)),
+        lambda graph, request, c: real(graph, request, replace(c, confirm_time_s=0.01)),
     )
     row = bench._bench_pair(g, Verifier(docs), cfg, 0, req, ("ladder",))
     ladder = row["ladder"]
