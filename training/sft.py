@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -231,4 +232,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    if world_size_from_env() > 1:
+        # Everything is saved and the process group is gone; a rank of a CPU run under ZeRO-2
+        # has still been seen to abort in a native destructor at interpreter exit ("terminate
+        # called without an active exception"), turning a finished run into a failed launch.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
