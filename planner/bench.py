@@ -211,23 +211,23 @@ def _resume_rows(path: Path, key: dict[str, Any]) -> tuple[list[dict[str, Any]],
             f"{path}: rows were written with other settings than {key}; "
             "pass another --rows or delete this file"
         )
-    rows = []
-    whole = text.endswith("\n")
-    for n, line in enumerate(lines[1:], start=2):
-        row = _json_object(line)
-        if isinstance(row.get("pair"), int):
-            rows.append(row)
-        # A run killed mid-write leaves at most one torn last line; that pair reruns.
-        elif n != len(lines) or whole:
+    body = [_json_object(line) for line in lines[1:]]
+    # A run killed mid-write leaves at most one torn last line; that pair reruns.
+    torn = bool(body) and not text.endswith("\n") and not _is_row(body[-1])
+    rows = body[:-1] if torn else body
+    for n, row in enumerate(rows, start=2):
+        if not _is_row(row):
             raise ValueError(f"{path}:{n}: not a row of this benchmark")
-        else:
-            # Drop the torn tail so appended rows start on their own line.
-            path.write_text(text[: text.rfind("\n") + 1])
-            whole = True
+    if torn:  # drop the torn tail so appended rows start on their own line
+        path.write_text(text[: text.rfind("\n") + 1])
     sink = path.open("a")
-    if not whole:  # the last row is whole, only its newline is missing
+    if not torn and not text.endswith("\n"):  # the last row is whole, only its newline is missing
         sink.write("\n")
     return rows, sink
+
+
+def _is_row(row: dict[str, Any]) -> bool:
+    return isinstance(row.get("pair"), int)
 
 
 def _json_object(line: str) -> dict[str, Any]:

@@ -80,6 +80,8 @@ class RequirementOptions:
         set of other classes may be the only way. Grown largest first, so the class that
         reaches the target is the set's smallest and the set is minimal exactly when the sum
         before it fell short."""
+        if units <= 1e-9:
+            return [frozenset()]
         items = sorted(pool, key=lambda c: (-self.units[c], c))
         u = [self.units[c] for c in items]
         rest = [*reversed([*itertools.accumulate(reversed(u))]), 0.0]  # units from j on
@@ -94,8 +96,6 @@ class RequirementOptions:
                 else:
                     grow(j + 1, [*chosen, items[j]], total + u[j])
 
-        if units <= 1e-9:
-            return [frozenset()]
         grow(0, [], 0.0)
         return out
 
